@@ -1,0 +1,63 @@
+"""A position as the choices that built it: hidden mines, opened cells, flags, extent.
+
+Generators make positions and shrinking edits them; a position always renders to a board
+whose digits are true to its mines, so every edited position is valid by construction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from minecheck.board import COVERED, FLAG, Board, neighbours
+
+
+@dataclass(frozen=True)
+class Position:
+    """Hidden mines, opened (safe) cells and flags (mines) on a width x height grid."""
+
+    width: int
+    height: int
+    mines: frozenset[int]
+    opened: frozenset[int]
+    flags: frozenset[int] = frozenset()
+    show_total: bool = True  # whether the board states its total mine count
+
+    def __post_init__(self) -> None:
+        if self.opened & self.mines:
+            raise ValueError("an opened cell cannot be a mine")
+        if not self.flags <= self.mines:
+            raise ValueError("a flag must be on a mine")
+
+
+def render(pos: Position) -> Board:
+    """The board a player sees: digits on opened cells, F on flags, covered elsewhere."""
+    cells = [COVERED] * (pos.width * pos.height)
+    for c in pos.opened:
+        cells[c] = sum(1 for n in neighbours(pos.width, pos.height, c) if n in pos.mines)
+    for c in pos.flags:
+        cells[c] = FLAG
+    total = len(pos.mines) if pos.show_total else None
+    return Board(pos.width, pos.height, tuple(cells), total, pos.mines)
+
+
+def position_of(board: Board) -> Position:
+    """The position behind a board that carries its hidden truth."""
+    if board.truth is None:
+        raise ValueError("this board has no hidden truth to rebuild a position from")
+    return Position(board.width, board.height, board.truth, frozenset(board.digits),
+                    frozenset(board.flags), board.total_mines is not None)
+
+
+def open_cell(pos: Position, cell: int) -> Position:
+    """Open a safe cell, flood-filling through zeros as the game does."""
+    opened = set(pos.opened)
+    todo = [cell]
+    while todo:
+        cur = todo.pop()
+        if cur in opened or cur in pos.flags:
+            continue
+        opened.add(cur)
+        around = neighbours(pos.width, pos.height, cur)
+        if not any(n in pos.mines for n in around):
+            todo.extend(n for n in around if n not in opened)
+    return replace(pos, opened=frozenset(opened))

@@ -1,0 +1,25 @@
+"""The exact counter behind the Solver protocol: verdicts, exact probabilities and counts."""
+
+from __future__ import annotations
+
+from minecheck.answers import Answers, CellAnswer, Mode, SolverResult, verdict_of
+from minecheck.board import Board
+from minecheck.counter import count_board
+
+
+class ExactSolver:
+    """Ground truth; answers everything except LP values, in both modes."""
+
+    answers = frozenset({Answers.VERDICTS, Answers.PROBABILITIES, Answers.COUNTS, Answers.CONSISTENCY})
+    modes = frozenset({Mode.LOCAL, Mode.GLOBAL})
+
+    def __init__(self, option: str | None = None):
+        self.name = "exact"
+
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        count = count_board(board, mode)
+        if not count.consistent:
+            return SolverResult(self.name, mode, consistent=False, reason=count.reason, layouts=0)
+        cells = tuple(CellAnswer(c, verdict_of(p), p) for c, p in count.probabilities if p is not None)
+        return SolverResult(self.name, mode, consistent=True, cells=cells, layouts=count.layouts,
+                            component_layouts=tuple(cc.layouts for cc in count.components))
