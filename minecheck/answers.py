@@ -8,26 +8,26 @@ estimated; the tolerance for comparing floats lives in ``TOLERANCE`` and nowhere
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from fractions import Fraction
 
 TOLERANCE = 1e-6  # the one tolerance for comparing floating-point answers (LP values, probabilities)
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     SAFE = "safe"
     MINE = "mine"
     UNKNOWN = "unknown"
 
 
-class Mode(str, Enum):
+class Mode(StrEnum):
     """local: the digit equations only (as the articles); global: with the total mine count."""
 
     LOCAL = "local"
     GLOBAL = "global"
 
 
-class Answers(str, Enum):
+class Answers(StrEnum):
     """What a solver can answer, so the comparison knows what to compare."""
 
     VERDICTS = "verdicts"

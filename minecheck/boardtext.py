@@ -114,8 +114,11 @@ def read_board_arg(arg: str) -> Board:
             return parse_board(path.read_text(encoding="utf-8"))
         except BoardFormatError as err:
             raise BoardFormatError(f"{path}: {err}") from None
-    if re.fullmatch(r"[0-8HF.m/x\d]+", arg) and not path.suffix:
-        return parse_board(arg.replace("/", "\n"))
+    if "/" in arg or not path.suffix:  # rows typed inline, e.g. HHH/121
+        try:
+            return parse_board(arg.replace("/", "\n"))
+        except BoardFormatError as err:
+            raise BoardFormatError(f"inline board {arg!r} (not a file either): {err}") from None
     raise BoardFormatError(f"no such board file: {arg}")
 
 

@@ -23,7 +23,7 @@ from math import comb
 
 from minecheck.answers import Mode
 from minecheck.board import Board, label
-from minecheck.constraints import Component, Contradiction, ConstraintSystem, build_constraints
+from minecheck.constraints import Component, ConstraintSystem, Contradiction, build_constraints
 
 
 @dataclass(frozen=True)

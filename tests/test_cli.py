@@ -1,0 +1,53 @@
+"""``minecheck check``: readable text, the documented JSON shape, exit codes 0 and 2."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import FIXTURES
+
+from minecheck.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_check_json_shape_with_fraction_strings(capsys):
+    code, out, _ = run(capsys, "check", "HHH/H1H/HHH", "--json")
+    data = json.loads(out)
+    assert code == 0 and set(data) == {"exact"}
+    exact = data["exact"]
+    assert exact["consistent"] is True and exact["layouts"] == 8
+    corner = {"row": 0, "col": 0, "verdict": "unknown", "probability": "1/8", "probability_float": 0.125}
+    assert corner in exact["cells"]
+
+
+def test_check_text_draws_the_grid(capsys):
+    code, out, _ = run(capsys, "check", str(FIXTURES / "boards" / "one_two_one.mine"))
+    assert code == 0
+    assert "consistent layouts: 1" in out
+    assert "   S   *   S   *   S" in out
+
+
+def test_check_inconsistent_board_is_a_result_not_a_crash(capsys):
+    code, out, _ = run(capsys, "check", "1H0", "--json")
+    data = json.loads(out)["exact"]
+    assert code == 0 and data["consistent"] is False and "r0c0" in data["reason"]
+
+
+def test_bad_board_exits_2_naming_the_place(capsys):
+    code, _, err = run(capsys, "check", "HHQ/121")
+    assert code == 2 and "line 1, column 3" in err and "unknown character 'Q'" in err
+
+
+def test_unknown_solver_exits_2(capsys):
+    code, _, err = run(capsys, "check", "H1", "--solvers", "nope")
+    assert code == 2 and "unknown solver 'nope'" in err
+
+
+def test_global_mode_without_total_exits_2(capsys):
+    code, _, err = run(capsys, "check", "H1", "--mode", "global")
+    assert code == 2 and "needs the total mine count" in err
