@@ -61,6 +61,8 @@ class SolverResult:
     lp_values: tuple[tuple[int, float], ...] | None = None  # an LP vertex, per cell: not a probability
     seconds: float = 0.0
     error: str | None = None  # the exception a solver raised, as "Type: message"
+    declined: str | None = None  # why the solver did not answer at all (too big, unsupported): not a failure
+    samples: int | None = None  # for samplers: draws behind each estimate (after burn-in)
     extra: tuple[tuple[str, str], ...] = field(default=())
 
     def answer(self, cell: int) -> CellAnswer | None:

@@ -1,4 +1,4 @@
-"""The ``minecheck`` command line: check a board; exit 0 on success, 2 on bad input."""
+"""The ``minecheck`` command line: exit 0 when all agree, 1 when there are findings, 2 on bad input."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import sys
 from minecheck.answers import Mode
 from minecheck.boardtext import BoardFormatError, read_board_arg
 from minecheck.counter import default_mode
-from minecheck.registry import UnknownSolver, get_solver, run_solver
-from minecheck.textview import as_json, grid, side_by_side, summary
+from minecheck.crosscheck import GROUND_TRUTH, check_board, solver
+from minecheck.registry import REFERENCES, UnknownSolver
+from minecheck.textview import as_json, findings_text, grid, side_by_side, summary
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -33,7 +34,10 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--mode", choices=[m.value for m in Mode],
                        help="local: digits only; global: with the total (default: global when the board has M)")
     check.add_argument("--solvers", default="exact", help="comma-separated solver names (default: exact)")
-    check.add_argument("--json", action="store_true", help="print JSON keyed by solver name")
+    check.add_argument("--references", default=",".join(REFERENCES),
+                       help=f"references run beside the solvers (default: {','.join(REFERENCES)})")
+    check.add_argument("--timeout", type=float, default=60.0, help="seconds per solver before it is stopped")
+    check.add_argument("--json", action="store_true", help="print JSON keyed by solver name, plus findings")
     check.set_defaults(run=_check)
     return parser
 
@@ -43,23 +47,32 @@ def _check(args: argparse.Namespace) -> int:
     mode = Mode(args.mode) if args.mode else default_mode(board)
     if mode is Mode.GLOBAL and board.total_mines is None:
         raise ValueError("--mode global needs the total mine count: give the board a header WxHxM")
-    solvers = [get_solver(name.strip()) for name in args.solvers.split(",") if name.strip()]
-    results = []
-    for solver in solvers:
-        if mode not in solver.modes:
-            raise ValueError(f"{solver.name} does not support the {mode.value} mode")
-        results.append(run_solver(solver, board, mode))
+    subjects = _names(args.solvers)
+    references = _names(args.references)
+    for name in subjects + references:
+        if mode not in solver(name).modes:
+            raise ValueError(f"{name} does not support the {mode.value} mode")
+    (checked,) = check_board(board, subjects, [mode], references, timeout=args.timeout)
+    shown = [r for r in checked.results if r.solver in subjects + references] or list(checked.results)
     if args.json:
-        print(json.dumps({r.solver: as_json(board, r) for r in results}, indent=2))
-        return EXIT_OK
-    for r in results:
-        print(summary(board, r))
-    print()
-    print(grid(board, results[0]))
-    if len(results) > 1:
+        data = {r.solver: as_json(board, r) for r in shown}
+        data["findings"] = [json.loads(f.to_json()) for f in checked.findings]
+        print(json.dumps(data, indent=2))
+    else:
+        for r in shown:
+            print(summary(board, r))
         print()
-        print(side_by_side(board, results))
-    return EXIT_OK
+        print(grid(board, checked.result(GROUND_TRUTH)))
+        if len(shown) > 1:
+            print()
+            print(side_by_side(board, shown, {c for f in checked.findings for c in f.cells}))
+        print()
+        print(findings_text(board, checked.findings) if checked.findings else "all solvers agree")
+    return EXIT_FINDINGS if checked.findings else EXIT_OK
+
+
+def _names(text: str) -> list[str]:
+    return [n.strip() for n in text.split(",") if n.strip()]
 
 
 if __name__ == "__main__":

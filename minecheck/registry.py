@@ -7,8 +7,11 @@ A name is ``family`` or ``family@variant`` (``ilp@seed``), optionally with ``:op
 from __future__ import annotations
 
 import importlib
+import signal
+import threading
 import time
 import traceback
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
@@ -38,7 +41,11 @@ REGISTRY: dict[str, str] = {
     "dpll@fixed": "minecheck.solvers.dpll:fixed_solver",
     "gibbs@seed": "minecheck.solvers.gibbs:seed_solver",
     "gibbs@fixed": "minecheck.solvers.gibbs:fixed_solver",
+    "cbc": "minecheck.references.cbc:make",
+    "minisat": "minecheck.references.minisat:make",
+    "brute": "minecheck.references.brute:make",
 }
+REFERENCES = ("exact", "cbc", "minisat")  # the references every check runs beside the solvers under test
 
 
 class UnknownSolver(ValueError):
@@ -61,11 +68,38 @@ def get_solver(name: str) -> Solver:
     return solver
 
 
-def run_solver(solver: Solver, board: Board, mode: Mode) -> SolverResult:
-    """Run one solver, timing it; an exception becomes a result carrying the error, never a crash."""
+class SolverTimeout(Exception):
+    """Raised inside a solver that runs past its time budget."""
+
+
+@contextmanager
+def _deadline(seconds: float | None):
+    """Interrupt the block after ``seconds`` (SIGALRM; only in a main thread, else no limit)."""
+    usable = seconds and threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+    if not usable:
+        yield
+        return
+
+    def alarm(signum, frame):
+        raise SolverTimeout(f"{seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def run_solver(solver: Solver, board: Board, mode: Mode, timeout: float | None = None) -> SolverResult:
+    """Run one solver, timing it; an exception or a timeout becomes a result carrying the error, never a crash."""
     start = time.perf_counter()
     try:
-        result = solver.solve(board, mode)
+        with _deadline(timeout):
+            result = solver.solve(board, mode)
+    except SolverTimeout as err:
+        result = SolverResult(solver.name, mode, error=f"Timeout: stopped after {err}")
     except RecursionError as err:
         result = SolverResult(solver.name, mode, error=f"RecursionError: {err}")
     except Exception as err:  # the solver under test failed: that is an answer to report

@@ -64,13 +64,13 @@ def summary(board: Board, result: SolverResult) -> str:
     return "\n".join(out)
 
 
-def side_by_side(board: Board, results: list[SolverResult]) -> str:
-    """One row per covered cell, one column per solver: verdict and probability."""
+def side_by_side(board: Board, results: list[SolverResult], flagged: set[int] = frozenset()) -> str:
+    """One row per covered cell, one column per solver: verdict and probability; '!' marks a disagreement."""
     cells = sorted({a.cell for r in results for a in r.cells})
     head = ["cell"] + [r.solver for r in results]
     rows = [head]
     for cell in cells:
-        row = [label(board, cell)]
+        row = [("! " if cell in flagged else "  ") + label(board, cell)]
         for r in results:
             a = r.answer(cell)
             if a is None:
@@ -106,3 +106,15 @@ def as_json(board: Board, result: SolverResult) -> dict:
         out["lp_values"] = [{"row": board.row_col(c)[0], "col": board.row_col(c)[1], "value": v}
                             for c, v in result.lp_values]
     return out
+
+
+def findings_text(board: Board, findings) -> str:
+    """Each finding on a line or two: kind, who disagrees, where, and what each side says."""
+    out = [f"{len(findings)} finding(s):"]
+    for f in findings:
+        where = ", ".join(label(board, c) for c in f.cells[:12]) + (" ..." if len(f.cells) > 12 else "")
+        out.append(f"  [{f.kind.value}] {f.subject} vs {f.reference} ({f.mode.value})"
+                   + (f" at {where}" if where else ""))
+        out.append(f"      {f.subject} says: {f.subject_says}")
+        out.append(f"      {f.reference} says: {f.reference_says}" + (f"   ({f.detail})" if f.detail else ""))
+    return "\n".join(out)

@@ -1,0 +1,68 @@
+"""The cross-check of one board: run the solvers under test and the references, compare every answer.
+
+The subjects are compared with ``exact``; the other references (CBC, MiniSat, brute force)
+are compared with ``exact`` too, so that a disagreement among references - a defect in
+minecheck itself - is a finding of its own (kind ``reference``) instead of noise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from minecheck.answers import Mode, SolverResult
+from minecheck.board import Board
+from minecheck.boardtext import format_board
+from minecheck.compare import compare
+from minecheck.findings import Finding, Kind
+from minecheck.generators import Recipe
+from minecheck.registry import REFERENCES, Solver, get_solver, run_solver
+
+GROUND_TRUTH = "exact"
+
+
+@dataclass(frozen=True)
+class BoardCheck:
+    """Every solver's result on one board in one mode, and the findings among them."""
+
+    board: Board
+    mode: Mode
+    results: tuple[SolverResult, ...]
+    findings: tuple[Finding, ...]
+
+    def result(self, name: str) -> SolverResult | None:
+        return next((r for r in self.results if r.solver == name), None)
+
+
+@cache
+def solver(name: str) -> Solver:
+    """One instance per solver name and process."""
+    return get_solver(name)
+
+
+def modes_for(board: Board) -> tuple[Mode, ...]:
+    return (Mode.LOCAL, Mode.GLOBAL) if board.total_mines is not None else (Mode.LOCAL,)
+
+
+def check_board(board: Board, subjects: Sequence[str], modes: Sequence[Mode] | None = None,
+                references: Sequence[str] = REFERENCES, recipe: Recipe | None = None,
+                index: int | None = None, timeout: float | None = None) -> tuple[BoardCheck, ...]:
+    """Cross-check a board in each mode (default: every mode the board allows)."""
+    names = list(dict.fromkeys([GROUND_TRUTH, *references, *subjects]))
+    text = format_board(board)
+    out = []
+    for mode in modes or modes_for(board):
+        results = {n: run_solver(solver(n), board, mode, timeout) for n in names if mode in solver(n).modes}
+        truth = results[GROUND_TRUTH]
+        findings = []
+        for name, result in results.items():
+            if name == GROUND_TRUTH:
+                continue
+            for diff in compare(result, solver(name).answers, truth):
+                kind = diff.kind if name in subjects else Kind.REFERENCE
+                detail = diff.detail if name in subjects else f"{diff.kind.value}: {diff.detail}".rstrip(": ")
+                findings.append(Finding(kind, name, GROUND_TRUTH, mode, diff.cells, diff.subject_says,
+                                        diff.reference_says, text, detail, recipe, index))
+        out.append(BoardCheck(board, mode, tuple(results.values()), tuple(findings)))
+    return tuple(out)

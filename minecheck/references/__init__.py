@@ -1,0 +1,1 @@
+"""Independent references the hand-written solvers are checked against: CBC, MiniSat, brute force."""

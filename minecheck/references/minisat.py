@@ -1,0 +1,116 @@
+"""Reference ``minisat``: the board as CNF (cardinality constraints from pysat.card), solved by
+MiniSat 2.2 through PySAT, with incremental solving under assumptions for the backbone.
+
+``minisat:NAME`` selects another PySAT solver (``minisat:cadical153``, ``minisat:glucose4``).
+In the global mode the off-frontier cells are variables too, and one "exactly R" constraint
+spans all covered cells.  They are interchangeable, so their symmetry is broken by ordering
+them (cell i+1 a mine only if cell i is): without that, CDCL proofs about the total degrade
+into pigeonhole-like searches (seen: 8 s on an Expert board), and the ordering lets most of
+them be fixed outright, keeping the cardinality constraint small.
+The backbone then asks "can the first be a mine?" and "can the last be safe?".
+"""
+
+from __future__ import annotations
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+from pysat.solvers import Solver, SolverNames
+
+from minecheck.answers import Answers, Mode, SolverResult
+from minecheck.board import Board, label
+from minecheck.constraints import Contradiction, build_constraints
+from minecheck.references.backbone import OFF, Seen, Solution
+from minecheck.references.model import Model, models
+
+DEFAULT = "minisat22"
+
+
+def _clauses(model: Model, pool: IDPool) -> list[list[int]]:
+    var = {c: pool.id(("cell", c)) for c in model.cells + model.off_cells}
+    clauses: list[list[int]] = []
+    for eq in model.equations:
+        lits = [var[c] for c in eq.cells]
+        clauses.extend(CardEnc.equals(lits=lits, bound=eq.mines, vpool=pool, encoding=EncType.seqcounter).clauses)
+    off = [var[c] for c in model.off_cells]
+    clauses.extend([-later, earlier] for earlier, later in zip(off, off[1:]))
+    if model.total is None:
+        return clauses
+    # ordered off cells: the first `low` must be mines and those from `high` on safe, so the
+    # cardinality constraint only spans the frontier and the off cells in between
+    low, high = max(0, model.total - len(model.cells)), min(len(off), model.total)
+    if low > high:
+        return [[]]  # the total cannot be met at all: an empty clause
+    clauses.extend([v] for v in off[:low])
+    clauses.extend([-v] for v in off[high:])
+    lits = [var[c] for c in model.cells] + off[low:high]
+    if lits:
+        clauses.extend(CardEnc.equals(lits=lits, bound=model.total - low, vpool=pool,
+                                      encoding=EncType.seqcounter).clauses)
+    elif model.total - low:
+        return [[]]
+    return clauses
+
+
+def backbone(model: Model, solver_name: str = DEFAULT) -> Seen | None:
+    """Verdicts by incremental SAT calls under assumptions, reusing every model found; None if UNSAT."""
+    pool = IDPool()
+    var = {c: pool.id(("cell", c)) for c in model.cells + model.off_cells}
+    clauses = _clauses(model, pool)
+    if [] in clauses:
+        return None
+    with Solver(name=solver_name, bootstrap_with=clauses) as sat:
+
+        def solution() -> Solution:
+            true = {lit for lit in sat.get_model() if lit > 0}
+            return Solution(frozenset(c for c in model.cells if var[c] in true),
+                            sum(1 for c in model.off_cells if var[c] in true))
+
+        if not sat.solve():
+            return None
+        seen = Seen(model)
+        seen.add(solution())
+        for cell, mine in seen.open_questions():
+            if cell in (seen.mine if mine else seen.safe):
+                continue
+            if cell == OFF:  # ordered off-frontier cells: the first holds a mine iff any does
+                lit = var[model.off_cells[0]] if mine else -var[model.off_cells[-1]]
+            else:
+                lit = var[cell] if mine else -var[cell]
+            if sat.solve(assumptions=[lit]):
+                seen.add(solution())
+    return seen
+
+
+class MinisatSolver:
+    """SAT verdicts and consistency, in both modes."""
+
+    answers = frozenset({Answers.VERDICTS, Answers.CONSISTENCY})
+    modes = frozenset({Mode.LOCAL, Mode.GLOBAL})
+
+    def __init__(self, option: str | None = None):
+        self.solver_name = option or DEFAULT
+        known = {n for names in vars(SolverNames).values() if isinstance(names, list | tuple) for n in names}
+        known |= {k for k in vars(SolverNames) if not k.startswith("_")}
+        if self.solver_name not in known:
+            raise ValueError(f"unknown PySAT solver {self.solver_name!r}")
+        self.name = "minisat" if option is None else f"minisat:{option}"
+
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        try:
+            system = build_constraints(board)
+        except Contradiction as err:
+            return SolverResult(self.name, mode, consistent=False, reason=str(err))
+        cells = []
+        for model in models(system, mode):
+            seen = backbone(model, self.solver_name)
+            if seen is None:
+                digits = ", ".join(label(board, eq.source) for eq in model.equations[:6])
+                return SolverResult(self.name, mode, consistent=False,
+                                    reason=f"SAT: unsatisfiable at the digits {digits}"
+                                    + (" with the total mine count" if model.total is not None else ""))
+            cells.extend(seen.answers())
+        return SolverResult(self.name, mode, consistent=True, cells=tuple(sorted(cells, key=lambda a: a.cell)))
+
+
+def make(option: str | None = None) -> MinisatSolver:
+    return MinisatSolver(option)
