@@ -1,14 +1,16 @@
 """The cross-check of one board: run the solvers under test and the references, compare every answer.
 
-The subjects are compared with ``exact``; the other references (CBC, MiniSat, brute force)
+The subjects are compared with ``exact``; simplex variants (``simplex@seed``, ``simplex@fixed``)
+are checked on the LP relaxations of the board's components against CBC; the other references (CBC, MiniSat, brute force)
 are compared with ``exact`` too, so that a disagreement among references - a defect in
 minecheck itself - is a finding of its own (kind ``reference``) instead of noise.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from minecheck.answers import Mode, SolverResult
@@ -17,6 +19,7 @@ from minecheck.boardtext import format_board
 from minecheck.compare import compare
 from minecheck.findings import Finding, Kind
 from minecheck.generators import Recipe
+from minecheck.lpcheck import LP_SOLVERS, check_relaxations
 from minecheck.registry import REFERENCES, Solver, get_solver, run_solver
 
 GROUND_TRUTH = "exact"
@@ -49,6 +52,8 @@ def check_board(board: Board, subjects: Sequence[str], modes: Sequence[Mode] | N
                 references: Sequence[str] = REFERENCES, recipe: Recipe | None = None,
                 index: int | None = None, timeout: float | None = None) -> tuple[BoardCheck, ...]:
     """Cross-check a board in each mode (default: every mode the board allows)."""
+    lp_subjects = [s for s in subjects if s in LP_SOLVERS]
+    subjects = [s for s in subjects if s not in LP_SOLVERS]
     names = list(dict.fromkeys([GROUND_TRUTH, *references, *subjects]))
     text = format_board(board)
     out = []
@@ -64,5 +69,8 @@ def check_board(board: Board, subjects: Sequence[str], modes: Sequence[Mode] | N
                 detail = diff.detail if name in subjects else f"{diff.kind.value}: {diff.detail}".rstrip(": ")
                 findings.append(Finding(kind, name, GROUND_TRUTH, mode, diff.cells, diff.subject_says,
                                         diff.reference_says, text, detail, recipe, index))
+        if lp_subjects and mode is Mode.LOCAL:  # LP values do not depend on the mode: checked once
+            lp_seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+            findings += [replace(f, recipe=recipe) for f in check_relaxations(board, lp_subjects, lp_seed, index)]
         out.append(BoardCheck(board, mode, tuple(results.values()), tuple(findings)))
     return tuple(out)
