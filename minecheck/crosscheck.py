@@ -1,8 +1,8 @@
 """The cross-check of one board: run the solvers under test and the references, compare every answer.
 
 The subjects are compared with ``exact``; simplex variants (``simplex@seed``, ``simplex@fixed``)
-are checked on the LP relaxations of the board's components against CBC; the other references (CBC, MiniSat, brute force)
-are compared with ``exact`` too, so that a disagreement among references - a defect in
+are checked on the LP relaxations of the board's components against CBC.  The other
+references (CBC, MiniSat, brute force) are compared with ``exact`` too, so that a disagreement among references - a defect in
 minecheck itself - is a finding of its own (kind ``reference``) instead of noise.
 """
 

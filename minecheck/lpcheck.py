@@ -21,7 +21,7 @@ from minecheck.constraints import Contradiction, build_constraints
 from minecheck.findings import Finding, Kind
 from minecheck.references.cbc import ReferenceFailure
 from minecheck.solvers.ilp import relaxation_lp
-from minecheck.solvers.simplex import INFEASIBLE, OPTIMAL, UNBOUNDED, LP, LPResult, solve_fixed, solve_seed
+from minecheck.solvers.simplex import INFEASIBLE, LP, OPTIMAL, UNBOUNDED, LPResult, solve_fixed, solve_seed
 
 LP_SOLVERS: dict[str, Callable[[LP], LPResult]] = {"simplex@seed": solve_seed, "simplex@fixed": solve_fixed}
 REFERENCE = "cbc"
