@@ -2,8 +2,8 @@
 
 The subjects are compared with ``exact``; simplex variants (``simplex@seed``, ``simplex@fixed``)
 are checked on the LP relaxations of the board's components against CBC.  The other
-references (CBC, MiniSat, brute force) are compared with ``exact`` too, so that a disagreement among references - a defect in
-minecheck itself - is a finding of its own (kind ``reference``) instead of noise.
+references (CBC, MiniSat, brute force) are compared with ``exact`` too, so that a disagreement
+among references - a defect in minecheck itself - is a finding of its own (kind ``reference``).
 """
 
 from __future__ import annotations
