@@ -5,12 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from pathlib import Path
 
 from minecheck.answers import Mode
 from minecheck.boardtext import BoardFormatError, read_board_arg
+from minecheck.campaign import FIXED_SUBJECTS, SEED_SUBJECTS, Config, board_recipe, run_campaign
 from minecheck.counter import default_mode
 from minecheck.crosscheck import GROUND_TRUTH, check_board, solver
 from minecheck.lpcheck import LP_SOLVERS
+from minecheck.progress import progress_bar
 from minecheck.registry import REFERENCES, UnknownSolver
 from minecheck.textview import as_json, findings_text, grid, side_by_side, summary
 
@@ -40,6 +44,24 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--timeout", type=float, default=60.0, help="seconds per solver before it is stopped")
     check.add_argument("--json", action="store_true", help="print JSON keyed by solver name, plus findings")
     check.set_defaults(run=_check)
+
+    fuzz = sub.add_parser("fuzz", help="cross-check many seeded boards; findings and a report in --out")
+    fuzz.add_argument("--seed", type=int, required=True, help="the campaign seed: board i is made from (seed, i)")
+    budget = fuzz.add_mutually_exclusive_group(required=True)
+    budget.add_argument("--boards", type=int, help="check boards 0 .. N-1")
+    budget.add_argument("--time-budget", type=float, metavar="SECONDS", help="check boards until this much time passed")
+    fuzz.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per core)")
+    fuzz.add_argument("--scheduler", default=None, help="a dask.distributed scheduler address to run on instead")
+    fuzz.add_argument("--out", type=Path, required=True, help="directory for findings, progress and the report")
+    fuzz.add_argument("--solvers", default=",".join(SEED_SUBJECTS + FIXED_SUBJECTS),
+                      help="solvers under test (default: every seed and fixed variant)")
+    fuzz.add_argument("--references", default=",".join(REFERENCES), help="references beside them")
+    fuzz.add_argument("--generator", default="mix",
+                      help="mix (default), reveal, stress, play:beginner, play:intermediate or play:expert")
+    fuzz.add_argument("--timeout", type=float, default=10.0, help="seconds per solver per board before it is stopped")
+    fuzz.add_argument("--resume", action="store_true", help="continue the campaign in --out, skipping boards done")
+    fuzz.add_argument("--no-progress", action="store_true", help="no progress bar (for logs)")
+    fuzz.set_defaults(run=_fuzz)
     return parser
 
 
@@ -72,6 +94,22 @@ def _check(args: argparse.Namespace) -> int:
         print()
         print(findings_text(board, checked.findings) if checked.findings else "all solvers agree")
     return EXIT_FINDINGS if checked.findings else EXIT_OK
+
+
+def _fuzz(args: argparse.Namespace) -> int:
+    config = Config(args.seed, tuple(_names(args.solvers)), tuple(_names(args.references)), args.generator,
+                    args.timeout)
+    for name in config.subjects + config.references:
+        if name not in LP_SOLVERS:
+            solver(name)  # an unknown name is bad input before any work starts
+    board_recipe(config, 0)  # so is an unknown generator
+    with progress_bar(args.boards, args.time_budget, disabled=args.no_progress) as update:
+        progress = run_campaign(config, args.out, args.boards, args.time_budget, args.jobs, args.scheduler,
+                                args.resume, update)
+    elapsed = time.perf_counter() - progress.started
+    print(f"{progress.boards} boards, {progress.findings} findings, {elapsed:.1f} s "
+          f"({progress.boards / max(elapsed, 1e-9):.1f} boards/s); findings in {args.out / 'findings.jsonl'}")
+    return EXIT_FINDINGS if progress.findings else EXIT_OK
 
 
 def _names(text: str) -> list[str]:

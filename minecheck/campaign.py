@@ -1,0 +1,246 @@
+"""Fuzz campaigns: many seeded boards cross-checked in parallel, findings written as they are found.
+
+Board ``index`` of campaign ``seed`` is made by ``board_recipe(config, index)`` alone, so any
+board can be replayed without the others.  The output directory holds:
+
+  campaign.json    the configuration (a resumed campaign must match it)
+  boards.jsonl     one line per board checked: index, recipe, time per solver, findings count
+  findings.jsonl   one line per finding, appended (and flushed) the moment it is found
+
+A killed campaign loses at most the boards in flight; ``resume`` skips every index already in
+boards.jsonl.  Work runs in processes (``jobs``), or on a dask.distributed cluster through
+``Client.get_executor()`` - the same executor interface either way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from minecheck.crosscheck import check_board
+from minecheck.findings import Finding
+from minecheck.generators import Recipe, generate_board, recipe
+from minecheck.lpcheck import LP_SOLVERS, check_lp, describe_lp, random_lp
+
+SEED_SUBJECTS = ("ilp@seed", "dpll@seed", "gibbs@seed", "simplex@seed")
+FIXED_SUBJECTS = ("ilp@fixed", "dpll@fixed", "gibbs@fixed", "simplex@fixed")
+
+# the default mix of boards: article 000's small random check, then real games at each level
+MIX: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = (
+    ("reveal", (("height", 4), ("width", 5))),
+    ("reveal", (("density", 0.25), ("height", 5), ("open_prob", 0.5), ("width", 7))),
+    ("play", (("level", "beginner"),)),
+    ("play", (("level", "intermediate"),)),
+    ("play", (("level", "expert"),)),
+)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything that decides a campaign's boards and checks (not how fast it runs)."""
+
+    seed: int
+    subjects: tuple[str, ...] = SEED_SUBJECTS + FIXED_SUBJECTS
+    references: tuple[str, ...] = ("exact", "cbc", "minisat")
+    generator: str = "mix"  # "mix", or "NAME" / "NAME:level" with default parameters
+    timeout: float = 10.0  # seconds per solver per board
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One board's check: its findings and where the time went."""
+
+    index: int
+    recipe: Recipe
+    findings: tuple[Finding, ...]
+    seconds: float
+    solver_seconds: tuple[tuple[str, float], ...] = field(default=())
+
+
+def board_recipe(config: Config, index: int) -> Recipe:
+    """The recipe of board ``index``: depends on the campaign seed and the index only."""
+    seed = int.from_bytes(hashlib.sha256(f"{config.seed}|{index}".encode()).digest()[:6], "big")
+    if config.generator == "mix":
+        name, params = MIX[index % len(MIX)]
+        return recipe(name, seed, **dict(params))
+    name, _, level = config.generator.partition(":")
+    return recipe(name, seed, **({"level": level} if level else {}))
+
+
+def check_index(config: Config, index: int) -> Outcome:
+    """Make board ``index`` and cross-check it; with a simplex subject, also one general random LP."""
+    start = time.perf_counter()
+    rec = board_recipe(config, index)
+    board = generate_board(rec)
+    checks = check_board(board, config.subjects, references=config.references, recipe=rec, index=index,
+                         timeout=config.timeout)
+    findings = [f for c in checks for f in c.findings]
+    lp_subjects = [s for s in config.subjects if s in LP_SOLVERS]
+    if lp_subjects:
+        lp = random_lp(rec.seed)
+        findings += check_lp(lp, lp_subjects, describe_lp(lp), detail=f"random LP seed={rec.seed}", index=index)
+    spent: dict[str, float] = {}
+    for c in checks:
+        for r in c.results:
+            spent[r.solver] = spent.get(r.solver, 0.0) + r.seconds
+    return Outcome(index, rec, tuple(findings), time.perf_counter() - start, tuple(sorted(spent.items())))
+
+
+# -- files ---------------------------------------------------------------------------------------
+
+def _config_json(config: Config) -> dict:
+    return asdict(config)
+
+
+def done_indices(out: Path) -> set[int]:
+    """Indices already checked (complete lines of boards.jsonl; a torn last line is ignored)."""
+    path = out / "boards.jsonl"
+    if not path.exists():
+        return set()
+    done = set()
+    for line in path.read_text().splitlines():
+        try:
+            done.add(json.loads(line)["index"])
+        except (json.JSONDecodeError, KeyError):
+            continue
+    return done
+
+
+def read_findings(out: Path) -> list[Finding]:
+    path = out / "findings.jsonl"
+    if not path.exists():
+        return []
+    found = []
+    for line in path.read_text().splitlines():
+        try:
+            found.append(Finding.from_json(line))
+        except (json.JSONDecodeError, KeyError, ValueError):
+            continue  # a line torn by a kill: everything before it is kept
+    return found
+
+
+def _prepare(config: Config, out: Path, resume: bool) -> set[int]:
+    out.mkdir(parents=True, exist_ok=True)
+    stored = out / "campaign.json"
+    if resume and stored.exists():
+        old = json.loads(stored.read_text())
+        if old != json.loads(json.dumps(_config_json(config))):
+            raise ValueError(f"{stored} holds another campaign's configuration; resume with the same options")
+        return done_indices(out)
+    if not resume:
+        for name in ("boards.jsonl", "findings.jsonl"):
+            (out / name).unlink(missing_ok=True)
+    stored.write_text(json.dumps(_config_json(config), indent=2) + "\n")
+    return done_indices(out)
+
+
+def _record(out: Path, outcome: Outcome) -> None:
+    """Append the board's findings, then the board itself: a board line means its findings are on disk."""
+    with open(out / "findings.jsonl", "a") as f:
+        for finding in outcome.findings:
+            f.write(finding.to_json() + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    line = {"index": outcome.index, "generator": outcome.recipe.describe(), "seconds": round(outcome.seconds, 4),
+            "solver_seconds": dict(outcome.solver_seconds), "findings": len(outcome.findings)}
+    with open(out / "boards.jsonl", "a") as f:
+        f.write(json.dumps(line) + "\n")
+
+
+# -- running ----------------------------------------------------------------------------------
+
+@contextmanager
+def executor(jobs: int, scheduler: str | None) -> Iterator[Executor]:
+    """Local processes, or a dask.distributed cluster's executor when a scheduler address is given."""
+    if scheduler:
+        from distributed import Client
+
+        with Client(scheduler) as client:
+            yield client.get_executor()
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield pool
+
+
+@dataclass
+class Progress:
+    """What a campaign reports as it goes: boards done, findings so far."""
+
+    boards: int = 0
+    findings: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+
+def run_campaign(config: Config, out: Path, boards: int | None = None, time_budget: float | None = None,
+                 jobs: int | None = None, scheduler: str | None = None, resume: bool = False,
+                 on_outcome: Callable[[Outcome, Progress], None] | None = None) -> Progress:
+    """Check boards 0, 1, 2, ... until ``boards`` are done or ``time_budget`` seconds have passed."""
+    if boards is None and time_budget is None:
+        raise ValueError("give a number of boards or a time budget")
+    done = _prepare(config, out, resume)
+    progress = Progress(boards=len(done), findings=len(read_findings(out)) if resume else 0)
+    deadline = None if time_budget is None else time.perf_counter() + time_budget
+    todo = (i for i in range(boards if boards is not None else 10**12) if i not in done)
+    jobs = jobs or os.cpu_count() or 1
+    pending: list[int] = []  # indices whose worker died with its pool: retried in a new pool
+    while True:
+        with executor(jobs, scheduler) as pool:
+            broken = _drive(pool, config, out, jobs, todo, pending, deadline, progress, on_outcome)
+        if not broken:
+            return progress
+
+
+def _drive(pool: Executor, config: Config, out: Path, jobs: int, todo: Iterator[int], pending: list[int],
+           deadline: float | None, progress: Progress, on_outcome) -> bool:
+    """Feed the pool until done; True if the pool broke (a worker died) and must be replaced."""
+    running: dict[Future, int] = {}
+    while True:
+        while len(running) < 2 * jobs and (deadline is None or time.perf_counter() < deadline):
+            index = pending.pop() if pending else next(todo, None)
+            if index is None:
+                break
+            running[pool.submit(check_index, config, index)] = index
+        if not running:
+            return False
+        finished, _ = wait(running, return_when=FIRST_COMPLETED)
+        for fut in finished:
+            index = running.pop(fut)
+            try:
+                outcome = fut.result()
+            except BrokenExecutor:
+                # the process died (a crash below Python): this board is reported, the others retried
+                pending.extend(running.values())
+                outcome = _died(config, index, "the worker process died while checking this board")
+                _finish(out, outcome, progress, on_outcome)
+                return True
+            except Exception as err:  # noqa: BLE001 - anything a worker raises is reported, never lost
+                outcome = _died(config, index, f"{type(err).__name__}: {err}")
+            _finish(out, outcome, progress, on_outcome)
+
+
+def _finish(out: Path, outcome: Outcome, progress: Progress, on_outcome) -> None:
+    _record(out, outcome)
+    progress.boards += 1
+    progress.findings += len(outcome.findings)
+    if on_outcome:
+        on_outcome(outcome, progress)
+
+
+def _died(config: Config, index: int, why: str) -> Outcome:
+    """A board whose check itself failed: a crash finding naming the board, so it can be replayed."""
+    from minecheck.answers import Mode
+    from minecheck.boardtext import format_board
+    from minecheck.findings import Kind
+
+    rec = board_recipe(config, index)
+    text = format_board(generate_board(rec))
+    finding = Finding(Kind.CRASH, ",".join(config.subjects), "exact", Mode.LOCAL, (), why, "an answer",
+                      text, "the whole board check failed", rec, index)
+    return Outcome(index, rec, (finding,), 0.0)
