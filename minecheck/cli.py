@@ -15,6 +15,7 @@ from minecheck.counter import default_mode
 from minecheck.crosscheck import GROUND_TRUTH, check_board, solver
 from minecheck.lpcheck import LP_SOLVERS
 from minecheck.progress import progress_bar
+from minecheck.publish import publish
 from minecheck.registry import REFERENCES, UnknownSolver
 from minecheck.textview import as_json, findings_text, grid, side_by_side, summary
 
@@ -61,6 +62,9 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--timeout", type=float, default=10.0, help="seconds per solver per board before it is stopped")
     fuzz.add_argument("--resume", action="store_true", help="continue the campaign in --out, skipping boards done")
     fuzz.add_argument("--no-progress", action="store_true", help="no progress bar (for logs)")
+    fuzz.add_argument("--no-report", action="store_true", help="skip shrinking and the HTML report")
+    fuzz.add_argument("--shrink-per-signature", type=int, default=2,
+                      help="findings shrunk and drawn in full per (kind, solver, mode) (default 2)")
     fuzz.set_defaults(run=_fuzz)
     return parser
 
@@ -97,19 +101,34 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _fuzz(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
     config = Config(args.seed, tuple(_names(args.solvers)), tuple(_names(args.references)), args.generator,
                     args.timeout)
     for name in config.subjects + config.references:
         if name not in LP_SOLVERS:
             solver(name)  # an unknown name is bad input before any work starts
     board_recipe(config, 0)  # so is an unknown generator
-    with progress_bar(args.boards, args.time_budget, disabled=args.no_progress) as update:
-        progress = run_campaign(config, args.out, args.boards, args.time_budget, args.jobs, args.scheduler,
-                                args.resume, update)
-    elapsed = time.perf_counter() - progress.started
+    earlier = _earlier_seconds(args.out) if args.resume else 0.0
+    try:
+        with progress_bar(args.boards, args.time_budget, disabled=args.no_progress) as update:
+            progress = run_campaign(config, args.out, args.boards, args.time_budget, args.jobs, args.scheduler,
+                                    args.resume, update)
+    finally:  # even when interrupted, the time spent so far is kept for the report
+        if (args.out / "campaign.json").exists():
+            spent = earlier + time.perf_counter() - started
+            (args.out / "summary.json").write_text(json.dumps({"seconds": round(spent, 3)}) + "\n")
+    elapsed = time.perf_counter() - started
     print(f"{progress.boards} boards, {progress.findings} findings, {elapsed:.1f} s "
           f"({progress.boards / max(elapsed, 1e-9):.1f} boards/s); findings in {args.out / 'findings.jsonl'}")
+    if not args.no_report:
+        index = publish(args.out, per_signature=args.shrink_per_signature)
+        print(f"report: open {index.resolve()} in a browser")
     return EXIT_FINDINGS if progress.findings else EXIT_OK
+
+
+def _earlier_seconds(out: Path) -> float:
+    path = out / "summary.json"
+    return json.loads(path.read_text())["seconds"] if path.exists() else 0.0
 
 
 def _names(text: str) -> list[str]:

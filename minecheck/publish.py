@@ -1,0 +1,103 @@
+"""Turn a campaign directory into its report: shrink findings, rerun their solvers, write the pages.
+
+Findings are numbered in a deterministic order (board index, then kind, solver, mode, cells),
+so the same campaign gives the same report whatever order the workers finished in.  The first
+``per_signature`` findings of each signature (kind, solver, reference, mode) are shrunk and
+drawn in full; shrinks are cached in shrunk.jsonl so that publishing again is cheap.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from concurrent.futures import Executor
+from dataclasses import asdict
+from pathlib import Path
+
+from minecheck.boardtext import parse_board
+from minecheck.campaign import read_findings
+from minecheck.crosscheck import check_board
+from minecheck.findings import Finding, Kind
+from minecheck.report import CampaignSummary, FindingPage, junit_xml, page_name, render_finding, render_index
+from minecheck.shrink import has_board, shrink
+
+
+def ordered(findings: list[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: (f.index if f.index is not None else -1, f.kind.value, f.subject,
+                                           f.mode.value, f.cells, f.subject_says))
+
+
+def _key(f: Finding) -> str:
+    return hashlib.sha256(f.to_json().encode()).hexdigest()[:20]
+
+
+def _shrink_one(f: Finding) -> dict:
+    """Shrink one finding; a plain dict so it crosses process boundaries and lands in shrunk.jsonl."""
+    result = shrink(f)
+    return {"key": _key(f), "finding": result.finding.to_json(), "stats": asdict(result.stats)}
+
+
+def shrink_representatives(out: Path, findings: list[Finding], per_signature: int,
+                           pool: Executor | None = None) -> dict[int, dict]:
+    """Shrunk results for the first findings of each signature, by finding number (cached on disk)."""
+    cache_path = out / "shrunk.jsonl"
+    cache = {}
+    if cache_path.exists():
+        for line in cache_path.read_text().splitlines():
+            entry = json.loads(line)
+            cache[entry["key"]] = entry
+    wanted: dict[tuple, list[int]] = {}
+    for n, f in enumerate(findings):
+        if has_board(f) and len(wanted.setdefault(f.signature, [])) < per_signature:
+            wanted[f.signature].append(n)
+    numbers = [n for ns in wanted.values() for n in ns]
+    todo = [n for n in numbers if _key(findings[n]) not in cache]
+    results = pool.map(_shrink_one, [findings[n] for n in todo]) if pool else map(_shrink_one, [findings[n] for n in todo])
+    with open(cache_path, "a") as f:
+        for entry in results:
+            cache[entry["key"]] = entry
+            f.write(json.dumps(entry) + "\n")
+    return {n: cache[_key(findings[n])] for n in numbers}
+
+
+def _results(f: Finding, board_text: str):
+    subjects = [] if f.kind is Kind.REFERENCE else [f.subject]
+    references = [f.subject] if f.kind is Kind.REFERENCE else []
+    board = parse_board(board_text)
+    if f.mode.value == "global" and board.total_mines is None:
+        return board, ()
+    (c,) = check_board(board, subjects, [f.mode], references, timeout=10.0)
+    return board, c.results
+
+
+def publish(out: Path, per_signature: int = 2, pool: Executor | None = None) -> Path:
+    """Write index.html, one page per finding, and junit.xml into the campaign directory."""
+    config = json.loads((out / "campaign.json").read_text())
+    boards = [json.loads(line) for line in (out / "boards.jsonl").read_text().splitlines() if line.strip()] \
+        if (out / "boards.jsonl").exists() else []
+    findings = ordered(read_findings(out))
+    shrunk = shrink_representatives(out, findings, per_signature, pool)
+    shrunk_boards = {}
+    for n, f in enumerate(findings):
+        page = FindingPage(f, n, None)
+        if n in shrunk:
+            small = Finding.from_json(shrunk[n]["finding"])
+            small = Finding(**{**small.__dict__, "extra": {"original_board": f.board}})
+            original, original_results = _results(f, f.board)
+            board, results = _results(small, small.board)
+            page = FindingPage(small, n, original, board, original_results, results, shrunk[n]["stats"])
+            shrunk_boards[n] = small.board
+        elif has_board(f):
+            page = FindingPage(f, n, parse_board(f.board))
+        (out / page_name(n)).write_text(render_finding(page))
+    wall = json.loads((out / "summary.json").read_text())["seconds"] if (out / "summary.json").exists() \
+        else sum(b.get("seconds", 0) for b in boards)
+    solver_seconds: dict[str, float] = {}
+    for b in boards:
+        for name, t in b.get("solver_seconds", {}).items():
+            solver_seconds[name] = solver_seconds.get(name, 0.0) + t
+    summary = CampaignSummary(config["seed"], tuple(config["subjects"]), tuple(config["references"]),
+                              config["generator"], len(boards), wall, solver_seconds, tuple(findings), shrunk_boards)
+    (out / "index.html").write_text(render_index(summary))
+    (out / "junit.xml").write_text(junit_xml(boards, findings))
+    return out / "index.html"
