@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
 from minecheck.answers import Mode
 from minecheck.boardtext import BoardFormatError, read_board_arg
-from minecheck.campaign import FIXED_SUBJECTS, SEED_SUBJECTS, Config, board_recipe, run_campaign
+from minecheck.campaign import FIXED_SUBJECTS, SEED_SUBJECTS, Config, board_recipe, executor, run_campaign
 from minecheck.counter import default_mode
 from minecheck.crosscheck import GROUND_TRUTH, check_board, solver
 from minecheck.lpcheck import LP_SOLVERS
@@ -121,7 +122,8 @@ def _fuzz(args: argparse.Namespace) -> int:
     print(f"{progress.boards} boards, {progress.findings} findings, {elapsed:.1f} s "
           f"({progress.boards / max(elapsed, 1e-9):.1f} boards/s); findings in {args.out / 'findings.jsonl'}")
     if not args.no_report:
-        index = publish(args.out, per_signature=args.shrink_per_signature)
+        with executor(args.jobs or os.cpu_count() or 1, args.scheduler) as pool:
+            index = publish(args.out, per_signature=args.shrink_per_signature, pool=pool)
         print(f"report: open {index.resolve()} in a browser")
     return EXIT_FINDINGS if progress.findings else EXIT_OK
 

@@ -31,13 +31,16 @@ def _key(f: Finding) -> str:
     return hashlib.sha256(f.to_json().encode()).hexdigest()[:20]
 
 
-def _shrink_one(f: Finding) -> dict:
+SHRINK_BUDGET = 120.0  # seconds per finding: a timeout finding makes every call slow
+
+
+def _shrink_one(f: Finding, timeout: float) -> dict:
     """Shrink one finding; a plain dict so it crosses process boundaries and lands in shrunk.jsonl."""
-    result = shrink(f)
+    result = shrink(f, timeout=timeout, budget=SHRINK_BUDGET)
     return {"key": _key(f), "finding": result.finding.to_json(), "stats": asdict(result.stats)}
 
 
-def shrink_representatives(out: Path, findings: list[Finding], per_signature: int,
+def shrink_representatives(out: Path, findings: list[Finding], per_signature: int, timeout: float,
                            pool: Executor | None = None) -> dict[int, dict]:
     """Shrunk results for the first findings of each signature, by finding number (cached on disk)."""
     cache_path = out / "shrunk.jsonl"
@@ -52,7 +55,9 @@ def shrink_representatives(out: Path, findings: list[Finding], per_signature: in
             wanted[f.signature].append(n)
     numbers = [n for ns in wanted.values() for n in ns]
     todo = [n for n in numbers if _key(findings[n]) not in cache]
-    results = pool.map(_shrink_one, [findings[n] for n in todo]) if pool else map(_shrink_one, [findings[n] for n in todo])
+    work = [findings[n] for n in todo]
+    timeouts = [timeout] * len(work)
+    results = pool.map(_shrink_one, work, timeouts) if pool else map(_shrink_one, work, timeouts)
     with open(cache_path, "a") as f:
         for entry in results:
             cache[entry["key"]] = entry
@@ -60,13 +65,13 @@ def shrink_representatives(out: Path, findings: list[Finding], per_signature: in
     return {n: cache[_key(findings[n])] for n in numbers}
 
 
-def _results(f: Finding, board_text: str):
+def _results(f: Finding, board_text: str, timeout: float):
     subjects = [] if f.kind is Kind.REFERENCE else [f.subject]
     references = [f.subject] if f.kind is Kind.REFERENCE else []
     board = parse_board(board_text)
     if f.mode.value == "global" and board.total_mines is None:
         return board, ()
-    (c,) = check_board(board, subjects, [f.mode], references, timeout=10.0)
+    (c,) = check_board(board, subjects, [f.mode], references, timeout=timeout)
     return board, c.results
 
 
@@ -76,15 +81,16 @@ def publish(out: Path, per_signature: int = 2, pool: Executor | None = None) -> 
     boards = [json.loads(line) for line in (out / "boards.jsonl").read_text().splitlines() if line.strip()] \
         if (out / "boards.jsonl").exists() else []
     findings = ordered(read_findings(out))
-    shrunk = shrink_representatives(out, findings, per_signature, pool)
+    shrunk = shrink_representatives(out, findings, per_signature, config.get("timeout", 10.0), pool)
     shrunk_boards = {}
     for n, f in enumerate(findings):
         page = FindingPage(f, n, None)
         if n in shrunk:
             small = Finding.from_json(shrunk[n]["finding"])
             small = Finding(**{**small.__dict__, "extra": {"original_board": f.board}})
-            original, original_results = _results(f, f.board)
-            board, results = _results(small, small.board)
+            timeout = config.get("timeout", 10.0)
+            original, original_results = _results(f, f.board, timeout)
+            board, results = _results(small, small.board, timeout)
             page = FindingPage(small, n, original, board, original_results, results, shrunk[n]["stats"])
             shrunk_boards[n] = small.board
         elif has_board(f):

@@ -153,7 +153,8 @@ def render_finding(page: FindingPage) -> str:
     if stats and stats.get("successes"):
         stats["passes"] = ", ".join(f"{k} x{v}" for k, v in stats["successes"].items())
     timings = sorted({r.solver: r.seconds for r in page.original_results}.items())
-    cells = ", ".join(label(page.shrunk or page.original, c) for c in f.cells[:20]) if (page.shrunk or page.original) else ""
+    drawn = page.shrunk or page.original
+    cells = ", ".join(label(drawn, c) for c in f.cells[:20]) if drawn is not None else ""
     original_text = page.finding.extra.get("original_board", "") if page.shrunk is not None else ""
     return _ENV.get_template("finding.html.j2").render(
         title=f"minecheck: {f.kind.value} {f.subject}", f=f, sections=sections, cells=cells,
@@ -193,8 +194,8 @@ def junit_xml(boards: list[dict], findings: list[Finding]) -> str:
                        failures=str(sum(1 for b in boards if by_index.get(b["index"]))),
                        time=f"{sum(b.get('seconds', 0) for b in boards):.3f}")
     for b in sorted(boards, key=lambda b: b["index"]):
-        case = ET.SubElement(suite, "testcase", classname="minecheck.fuzz", name=f"board {b['index']}: {b['generator']}",
-                             time=f"{b.get('seconds', 0):.4f}")
+        case = ET.SubElement(suite, "testcase", classname="minecheck.fuzz",
+                             name=f"board {b['index']}: {b['generator']}", time=f"{b.get('seconds', 0):.4f}")
         for f in by_index.get(b["index"], []):
             failure = ET.SubElement(case, "failure", type=f.kind.value,
                                     message=f"{f.subject} vs {f.reference} ({f.mode.value}): {f.subject_says[:200]}")

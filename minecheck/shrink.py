@@ -42,6 +42,7 @@ class Stats:
     covered_before: int = 0
     covered_after: int = 0
     successes: dict[str, int] = field(default_factory=dict)
+    cut_short: bool = False  # stopped by max_calls or the time budget: smaller, but maybe not 1-minimal
 
 
 @dataclass(frozen=True)
@@ -74,8 +75,13 @@ def has_board(finding: Finding) -> bool:
     return not (finding.subject in LP_SOLVERS and not finding.detail.startswith("relaxation"))
 
 
-def shrink(finding: Finding, max_calls: int = 2000, timeout: float | None = 10.0) -> Shrunk:
-    """Shrink the finding's board to a 1-minimal one (for the passes) that still shows it."""
+def shrink(finding: Finding, max_calls: int = 2000, timeout: float | None = 10.0,
+           budget: float | None = None) -> Shrunk:
+    """Shrink the finding's board to a 1-minimal one (for the passes) that still shows it.
+
+    ``max_calls`` and ``budget`` (seconds) bound the work; a shrink cut short is still a valid,
+    smaller board, and its stats say it was cut short.
+    """
     if not has_board(finding):
         raise ValueError("a finding on a general LP has no board to shrink")
     start = time.perf_counter()
@@ -86,9 +92,14 @@ def shrink(finding: Finding, max_calls: int = 2000, timeout: float | None = 10.0
     best = finding
     passes = POSITION_PASSES if isinstance(shape, Position) else BOARD_PASSES
 
+    def exhausted() -> bool:
+        out_of_time = budget is not None and time.perf_counter() - start > budget
+        stats.cut_short = stats.cut_short or out_of_time or stats.calls >= max_calls
+        return stats.cut_short
+
     def test(candidate: Shape) -> bool:
         nonlocal best
-        if stats.calls >= max_calls:
+        if exhausted():
             return False
         stats.calls += 1
         try:
@@ -100,7 +111,7 @@ def shrink(finding: Finding, max_calls: int = 2000, timeout: float | None = 10.0
         return found is not None
 
     changed = True
-    while changed and stats.calls < max_calls:
+    while changed and not exhausted():
         changed = False
         for name, run_pass in passes:
             new = run_pass(shape, test)
