@@ -83,18 +83,20 @@ def publish(out: Path, per_signature: int = 2, pool: Executor | None = None) -> 
     findings = ordered(read_findings(out))
     shrunk = shrink_representatives(out, findings, per_signature, config.get("timeout", 10.0), pool)
     shrunk_boards = {}
+    recorded = {b["index"]: tuple(sorted(b.get("solver_seconds", {}).items())) for b in boards}
     for n, f in enumerate(findings):
-        page = FindingPage(f, n, None)
+        timings = recorded.get(f.index, ())
+        page = FindingPage(f, n, None, timings=timings)
         if n in shrunk:
             small = Finding.from_json(shrunk[n]["finding"])
             small = Finding(**{**small.__dict__, "extra": {"original_board": f.board}})
             timeout = config.get("timeout", 10.0)
             original, original_results = _results(f, f.board, timeout)
             board, results = _results(small, small.board, timeout)
-            page = FindingPage(small, n, original, board, original_results, results, shrunk[n]["stats"])
+            page = FindingPage(small, n, original, board, original_results, results, shrunk[n]["stats"], timings)
             shrunk_boards[n] = small.board
         elif has_board(f):
-            page = FindingPage(f, n, parse_board(f.board))
+            page = FindingPage(f, n, parse_board(f.board), timings=timings)
         (out / page_name(n)).write_text(render_finding(page))
     wall = json.loads((out / "summary.json").read_text())["seconds"] if (out / "summary.json").exists() \
         else sum(b.get("seconds", 0) for b in boards)

@@ -45,6 +45,7 @@ class FindingPage:
     original_results: tuple[SolverResult, ...] = ()
     shrunk_results: tuple[SolverResult, ...] = ()
     stats: dict | None = None
+    timings: tuple[tuple[str, float], ...] = ()  # seconds per solver, as recorded by the campaign
 
 
 @dataclass(frozen=True)
@@ -113,10 +114,10 @@ def _cell_view(board: Board, cell: int, result: SolverResult | None, bad: frozen
             text = f"{round(100 * float(p))}" if p is not None else "?"
         if answer.verdict is not None:
             title += f" {answer.verdict.value}"
+    cls = cls or ("covered" if value == COVERED else "")  # a highlighted cell is still covered
     if cell in bad:
         cls += " bad"
-    return {"cls": cls.strip() or ("covered" if value == COVERED else ""), "text": text, "title": title,
-            "style": style}
+    return {"cls": cls.strip(), "text": text, "title": title, "style": style}
 
 
 def _grid_view(panel: Panel, name: str) -> dict:
@@ -152,7 +153,8 @@ def render_finding(page: FindingPage) -> str:
     stats = dict(page.stats) if page.stats else None
     if stats and stats.get("successes"):
         stats["passes"] = ", ".join(f"{k} x{v}" for k, v in stats["successes"].items())
-    timings = sorted({r.solver: r.seconds for r in page.original_results}.items())
+    # timings are those the campaign recorded for the board, not a rerun's: the page must not change
+    timings = page.timings
     drawn = page.shrunk or page.original
     cells = ", ".join(label(drawn, c) for c in f.cells[:20]) if drawn is not None else ""
     original_text = page.finding.extra.get("original_board", "") if page.shrunk is not None else ""

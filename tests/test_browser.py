@@ -1,0 +1,140 @@
+"""The report as a browser draws it: Debian's Chromium, headless, opening a published campaign from disk.
+
+Chromium gives back the DOM after rendering (--dump-dom) and a screenshot; the screenshot is read
+with Pillow and numpy to check that the highlight and the heat map are really painted.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import re
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+from test_report import Page
+
+from minecheck.boardtext import parse_board
+from minecheck.cli import main
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+# without the background-networking flags Chromium hangs on a closed network
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+MISSING = f"{CHROMIUM} is missing: .ci/run installs it (apt-get install chromium)"
+WINDOW = (1200, 1600)
+ORANGE = (255, 122, 0)  # the outline of a highlighted cell: .cell.bad in base.html.j2
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A page as Chromium rendered it: the DOM after loading, and the screenshot's pixels."""
+
+    dom: Page
+    pixels: np.ndarray  # height x width x RGB, as int16 so that differences do not wrap
+    screenshot: Path
+
+
+def show(chromium: Path, page: Path, work: Path) -> Shown:
+    """Open one page from disk in a fresh headless Chromium profile."""
+    png = work / f"{page.stem}.png"
+    command = [str(chromium), *FLAGS, f"--user-data-dir={work / ('profile-' + page.stem)}",
+               f"--window-size={WINDOW[0]},{WINDOW[1]}", f"--screenshot={png}", "--dump-dom", page.as_uri()]
+    try:
+        run = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"Chromium did not finish opening {page.name} within 120 s")
+    assert run.returncode == 0 and png.is_file(), f"Chromium failed on {page.name}:\n{run.stderr[-2000:]}"
+    return Shown(Page(run.stdout), np.asarray(Image.open(png).convert("RGB"), dtype=np.int16), png)
+
+
+def painted(pixels: np.ndarray, rgb: tuple[int, int, int], tolerance: int = 0) -> int:
+    """How many pixels have this colour (each channel within tolerance)."""
+    return int((np.abs(pixels - np.array(rgb, dtype=np.int16)) <= tolerance).all(axis=-1).sum())
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Path:
+    """Debian's Chromium, never a browser a test tool downloads."""
+    if not CHROMIUM.is_file():
+        pytest.fail(MISSING)
+    return CHROMIUM
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory) -> Path:
+    """dpll@seed on one small board: a count, a probability and a verdict finding, each shrunk."""
+    out = tmp_path_factory.mktemp("campaign")
+    code = main(["fuzz", "--seed", "7", "--boards", "1", "--out", str(out), "--solvers", "dpll@seed",
+                 "--generator", "reveal", "--timeout", "60", "--jobs", "1", "--no-progress",
+                 "--shrink-per-signature", "1"])
+    assert code == 1
+    return out
+
+
+@pytest.fixture(scope="module")
+def pages(campaign) -> dict[str, Path]:
+    """The index, and a finding page of each kind by kind."""
+    by_kind = {Page(p.read_text()).headings[0].split()[0]: p for p in sorted(campaign.glob("finding-*.html"))}
+    assert {"count", "probability", "verdict"} <= set(by_kind), f"kinds found: {sorted(by_kind)}"
+    return {"index": campaign / "index.html", **by_kind}
+
+
+@pytest.fixture(scope="module")
+def shown(chromium, pages, tmp_path_factory) -> dict[str, Shown]:
+    work = tmp_path_factory.mktemp("chromium")
+    with ThreadPoolExecutor(max_workers=2) as pool:  # two cores: two browsers at a time
+        return dict(zip(pages, pool.map(lambda p: show(chromium, p, work), pages.values())))
+
+
+def test_debian_chromium_is_installed():
+    assert CHROMIUM.is_file(), MISSING
+
+
+def test_screenshots_are_saved_at_the_window_size(shown):
+    for name, s in shown.items():
+        assert s.screenshot.stat().st_size > 0, name
+        assert s.pixels.shape == (WINDOW[1], WINDOW[0], 3), name
+
+
+def test_index_opens_from_disk_with_a_link_to_every_finding_page(shown, pages):
+    dom = shown["index"].dom
+    findings = {p.name for p in pages["index"].parent.glob("finding-*.html")}
+    assert findings and findings <= set(dom.links)
+    assert sorted(row[0] for row in dom.table("kind")) == ["count", "probability", "verdict"]
+    assert painted(shown["index"].pixels, ORANGE) == 0  # the index highlights nothing
+
+
+def test_rendered_grids_keep_every_cell_of_both_boards(shown):
+    dom = shown["verdict"].dom
+    shrunk, original = (parse_board(text) for text in dom.textareas)
+    sizes = {g.name: (g.width, len(g.cells)) for g in dom.grids}
+    assert sizes == {f"shrunk-{i}": (shrunk.width, shrunk.size) for i in range(3)} | \
+        {f"original-{i}": (original.width, original.size) for i in range(3)}
+    assert {g.name for g in dom.grids if g.bad} == {"shrunk-0", "shrunk-1", "shrunk-2"}
+
+
+def test_each_highlighted_cell_is_painted_with_the_orange_outline(shown):
+    # every finding page has one orange sample in its legend; a count finding highlights no cell
+    legend = painted(shown["count"].pixels, ORANGE)
+    assert not any(g.bad for g in shown["count"].dom.grids)
+    assert legend > 0
+    highlighted = sum(len(g.bad) for g in shown["verdict"].dom.grids)
+    assert highlighted >= 3
+    assert painted(shown["verdict"].pixels, ORANGE) == pytest.approx((highlighted + 1) * legend, rel=0.1)
+
+
+def test_probability_heat_map_is_painted_in_its_colours(shown):
+    styles = {c.style for g in shown["probability"].dom.grids for c in g.cells if c.style}
+    assert styles, "the probability page should colour cells by probability"
+    for style in styles:
+        hue, saturation, lightness = map(int, re.fullmatch(r"background: hsl\((\d+), (\d+)%, (\d+)%\)", style).groups())
+        rgb = colorsys.hls_to_rgb(hue / 360, lightness / 100, saturation / 100)
+        colour = tuple(round(255 * v) for v in rgb)
+        assert painted(shown["probability"].pixels, colour, tolerance=2) > 200, style  # most of a 26 px cell

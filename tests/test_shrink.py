@@ -1,0 +1,108 @@
+"""Shrinking: known seed defects shrink to boards as small as the hand-found ones; 1-minimal; deterministic."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from conftest import board
+
+from minecheck.answers import Mode
+from minecheck.boardtext import format_board, parse_board
+from minecheck.crosscheck import check_board
+from minecheck.findings import Kind
+from minecheck.generators import generate_board, recipe
+from minecheck.position import position_of, render
+from minecheck.shrink import POSITION_PASSES, delete_chunks, find_integer, shrink, still_shows
+
+
+def first_finding(subject: str, kind: Kind, generator: str = "reveal", **params):
+    """The first finding of this kind for this solver on seeded boards (deterministic)."""
+    for seed in range(200):
+        b = generate_board(recipe(generator, seed, **params))
+        for check in check_board(b, [subject], [Mode.LOCAL], references=[], recipe=recipe(generator, seed, **params)):
+            for f in check.findings:
+                if f.kind is kind and f.subject == subject:
+                    return f
+    raise AssertionError(f"no {kind} finding for {subject} in 200 boards")
+
+
+# (solver, kind, the hand-found board, its number of cells)
+KNOWN = [
+    ("ilp@seed", Kind.VERDICT, "0H", 2),
+    ("ilp@seed", Kind.CRASH, "1H/HH", 4),
+    ("dpll@seed", Kind.VERDICT, "HHH/121", 6),
+    ("gibbs@seed", Kind.PROBABILITY, "H1H", 3),
+]
+
+
+@pytest.mark.parametrize("subject, kind, hand_found, cells", KNOWN, ids=[f"{s}-{k.value}" for s, k, _, _ in KNOWN])
+def test_known_defects_shrink_as_small_as_found_by_hand(subject, kind, hand_found, cells):
+    # the hand-found board really shows the defect ...
+    assert still_shows(first_finding(subject, kind))(board(hand_found)) is not None
+    # ... and shrinking a generated board that shows it gets as small, or within two cells
+    finding = first_finding(subject, kind, width=7, height=6, density=0.2, open_prob=0.5)
+    shrunk = shrink(finding)
+    assert shrunk.stats.cells_after <= cells + 2, format_board(shrunk.board)
+    assert shrunk.stats.cells_after < shrunk.stats.cells_before
+    assert shrunk.finding.kind is kind and shrunk.finding.subject == subject
+    assert not shrunk.stats.cut_short
+
+
+def test_shrunk_board_still_shows_the_finding_and_carries_its_origin():
+    finding = first_finding("dpll@seed", Kind.VERDICT, width=7, height=6)
+    shrunk = shrink(finding)
+    assert still_shows(finding)(parse_board(shrunk.finding.board)) is not None
+    assert shrunk.finding.recipe == finding.recipe and shrunk.finding.index == finding.index
+
+
+def test_result_is_one_minimal_for_every_position_pass():
+    finding = first_finding("dpll@seed", Kind.VERDICT, width=7, height=6)
+    shrunk = shrink(finding)
+    pos = position_of(shrunk.board)
+    shows = still_shows(finding)
+    candidates = []
+    for cell in sorted(pos.opened):
+        candidates.append(replace(pos, opened=pos.opened - {cell}))
+    for cell in sorted(pos.mines):
+        candidates.append(replace(pos, mines=pos.mines - {cell}, flags=pos.flags - {cell}))
+    for cell in sorted(pos.flags):
+        candidates.append(replace(pos, flags=pos.flags - {cell}))
+    if pos.show_total:
+        candidates.append(replace(pos, show_total=False))
+    assert candidates, "a shrunk board still has something to remove"
+    assert not any(shows(render(c)) for c in candidates)
+    for name, run in POSITION_PASSES:
+        if name.startswith("crop"):
+            assert run(pos, lambda c: shows(render(c)) is not None) is None, name
+
+
+def test_shrinking_is_deterministic():
+    finding = first_finding("gibbs@seed", Kind.PROBABILITY, width=7, height=6)
+    first, second = shrink(finding), shrink(finding)
+    assert first.finding.board == second.finding.board and first.stats.calls == second.stats.calls
+
+
+def test_an_inconsistent_hand_typed_board_is_shrunk_by_editing_the_board():
+    big = board("HHHHHH/HF1FHH/HHHHHH/HHHHHH")  # two flags on a 1, and no hidden truth
+    (check,) = check_board(big, ["dpll@seed"], [Mode.LOCAL], references=[])
+    (finding,) = [f for f in check.findings if f.kind is Kind.CONSISTENCY]
+    shrunk = shrink(finding)
+    assert shrunk.board.size <= 6 and shrunk.finding.kind is Kind.CONSISTENCY
+
+
+def test_find_integer_uses_logarithmic_calls():
+    calls = []
+
+    def works(n):
+        calls.append(n)
+        return n <= 1000
+
+    assert find_integer(works) == 1000
+    assert len(calls) <= 2 * 11 + 2
+
+
+def test_delete_chunks_reaches_a_one_minimal_subset():
+    needed = {3, 17, 18}
+    kept = delete_chunks(list(range(40)), lambda items: needed <= set(items))
+    assert set(kept) == needed
