@@ -14,7 +14,8 @@ from minecheck.boardtext import parse_board
 from minecheck.counter import count_board
 from minecheck.generators import generate_board, recipe
 from minecheck.registry import get_solver
-from minecheck.solvers.gibbs import ChainSettings, FixedGibbs, SeedGibbs, seed_verdict
+from minecheck.solvers.gibbs_fixed import ChainSettings, FixedGibbs
+from minecheck.solvers.gibbs_seed import SeedGibbs, seed_verdict
 from minecheck.solvers.javarand import JavaRandom, hash_order, string_hash
 
 WALL = "H" * 23 + "/" + "1" * 23 + "/" + "0" * 23  # a wall of 1s: two layouts, period 3, 1/2 each

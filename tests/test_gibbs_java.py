@@ -19,7 +19,7 @@ from minecheck.answers import Mode
 from minecheck.board import COVERED, FLAG, Board
 from minecheck.boardtext import parse_board
 from minecheck.generators import generate_board, recipe
-from minecheck.solvers.gibbs import SeedGibbs, article_constraints, article_key
+from minecheck.solvers.gibbs_seed import SeedGibbs, article_constraints, article_key
 from minecheck.solvers.javarand import JavaRandom, hash_order, spread, string_hash
 
 pytestmark = pytest.mark.java
