@@ -20,7 +20,7 @@ from minecheck.boardtext import format_board
 from minecheck.constraints import Contradiction, build_constraints
 from minecheck.findings import Finding, Kind
 from minecheck.references.cbc import ReferenceFailure
-from minecheck.solvers.ilp import relaxation_lp
+from minecheck.solvers.ilp_fixed import relaxation_lp
 from minecheck.solvers.simplex import INFEASIBLE, LP, OPTIMAL, UNBOUNDED, LPResult, solve_fixed, solve_seed
 
 LP_SOLVERS: dict[str, Callable[[LP], LPResult]] = {"simplex@seed": solve_seed, "simplex@fixed": solve_fixed}

@@ -35,8 +35,8 @@ class Solver(Protocol):
 # name -> "module:factory"; the factory takes the option after ':' (or None)
 REGISTRY: dict[str, str] = {
     "exact": "minecheck.solvers.exact:ExactSolver",
-    "ilp@seed": "minecheck.solvers.ilp:seed_solver",
-    "ilp@fixed": "minecheck.solvers.ilp:fixed_solver",
+    "ilp@seed": "minecheck.solvers.ilp_seed:seed_solver",
+    "ilp@fixed": "minecheck.solvers.ilp_fixed:fixed_solver",
     "dpll@seed": "minecheck.solvers.dpll:seed_solver",
     "dpll@fixed": "minecheck.solvers.dpll:fixed_solver",
     "gibbs@seed": "minecheck.solvers.gibbs_seed:seed_solver",

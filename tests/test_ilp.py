@@ -15,15 +15,8 @@ from minecheck.board import Board
 from minecheck.constraints import build_constraints
 from minecheck.counter import count_board, count_component
 from minecheck.generators import generate_board, recipe
-from minecheck.solvers.ilp import (
-    ArrayIndexOutOfBoundsException,
-    component_model,
-    fixed_solver,
-    global_model,
-    java_hashmap_order,
-    relaxation_lp,
-    seed_solver,
-)
+from minecheck.solvers.ilp_fixed import component_model, fixed_solver, global_model, relaxation_lp
+from minecheck.solvers.ilp_seed import ArrayIndexOutOfBoundsException, java_hashmap_order, seed_solver
 from minecheck.solvers.simplex import OPTIMAL, IllegalStateException, solve_fixed
 
 FIXED, SEED = fixed_solver(), seed_solver()

@@ -17,7 +17,7 @@ from test_simplex import BEALE, SEED_CYCLES
 
 from minecheck.board import COVERED, FLAG, Board
 from minecheck.generators import generate_board, recipe
-from minecheck.solvers.ilp import ArrayIndexOutOfBoundsException, seed_analyze, seed_components
+from minecheck.solvers.ilp_seed import ArrayIndexOutOfBoundsException, seed_analyze, seed_components
 from minecheck.solvers.simplex import INFEASIBLE, LP, IllegalStateException, solve_seed
 
 pytestmark = pytest.mark.java
