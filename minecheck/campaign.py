@@ -8,8 +8,17 @@ board can be replayed without the others.  The output directory holds:
   findings.jsonl   one line per finding, appended (and flushed) the moment it is found
 
 A killed campaign loses at most the boards in flight; ``resume`` skips every index already in
-boards.jsonl.  Work runs in processes (``jobs``), or on a dask.distributed cluster through
-``Client.get_executor()`` - the same executor interface either way.
+boards.jsonl (and first drops torn lines, and findings of boards without a board line, so that
+nothing is counted twice).  Work runs in processes (``jobs``), or on a dask.distributed cluster
+through ``Client.get_executor()`` - the same executor interface either way.
+
+A worker process that dies (a crash below Python) takes every board in flight with it; those
+boards are rerun one at a time, so that the death is reported as a crash finding on the board
+that caused it and the campaign goes on.
+
+Limitation on dask: the per-solver ``timeout`` is a SIGALRM, which Python allows only in a main
+thread; dask workers run tasks in threads, so there a hanging solver is not stopped (its board
+never finishes).  Use local processes when a solver may hang.
 """
 
 from __future__ import annotations
@@ -25,7 +34,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from minecheck.crosscheck import check_board
-from minecheck.findings import Finding
+from minecheck.findings import WHOLE_BOARD, Finding
 from minecheck.generators import Recipe, generate_board, recipe
 from minecheck.lpcheck import LP_SOLVERS, check_lp, describe_lp, random_lp
 
@@ -40,6 +49,8 @@ MIX: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = (
     ("play", (("level", "intermediate"),)),
     ("play", (("level", "expert"),)),
 )
+
+
 
 
 @dataclass(frozen=True)
@@ -104,13 +115,7 @@ def done_indices(out: Path) -> set[int]:
     path = out / "boards.jsonl"
     if not path.exists():
         return set()
-    done = set()
-    for line in path.read_text().splitlines():
-        try:
-            done.add(json.loads(line)["index"])
-        except (json.JSONDecodeError, KeyError):
-            continue
-    return done
+    return {i for i in map(_index_of, path.read_text().splitlines()) if i is not None}
 
 
 def read_findings(out: Path) -> list[Finding]:
@@ -126,14 +131,50 @@ def read_findings(out: Path) -> list[Finding]:
     return found
 
 
+def config_differences(stored: dict, config: Config) -> list[str]:
+    """The options in which ``config`` differs from a stored campaign.json, as 'name: stored -> given'."""
+    given = json.loads(json.dumps(_config_json(config)))
+    return [f"{k}: {stored.get(k)!r} -> {given.get(k)!r}" for k in sorted(set(stored) | set(given))
+            if stored.get(k) != given.get(k)]
+
+
+def _keep_complete(out: Path, done: set[int]) -> None:
+    """Rewrite boards.jsonl and findings.jsonl with only whole lines, and only findings of boards done.
+
+    A kill can tear a last line (appending after it would spoil the next line too) or fall between
+    a board's findings and its board line (the board is rerun, so those findings would be doubled).
+    """
+    boards = out / "boards.jsonl"
+    if boards.exists():
+        lines = [line for line in boards.read_text().splitlines() if _index_of(line) in done]
+        _replace(boards, lines)
+    _replace(out / "findings.jsonl", [f.to_json() for f in read_findings(out) if f.index in done])
+
+
+def _index_of(line: str) -> int | None:
+    try:
+        return json.loads(line)["index"]
+    except (json.JSONDecodeError, KeyError, TypeError):
+        return None
+
+
+def _replace(path: Path, lines: list[str]) -> None:
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text("".join(line + "\n" for line in lines))
+    os.replace(temporary, path)
+
+
 def _prepare(config: Config, out: Path, resume: bool) -> set[int]:
     out.mkdir(parents=True, exist_ok=True)
     stored = out / "campaign.json"
     if resume and stored.exists():
-        old = json.loads(stored.read_text())
-        if old != json.loads(json.dumps(_config_json(config))):
-            raise ValueError(f"{stored} holds another campaign's configuration; resume with the same options")
-        return done_indices(out)
+        differences = config_differences(json.loads(stored.read_text()), config)
+        if differences:
+            raise ValueError(f"cannot resume: {stored} holds another campaign ({'; '.join(differences)}); "
+                             "resume with the same options or use another --out")
+        done = done_indices(out)
+        _keep_complete(out, done)
+        return done
     if not resume:
         for name in ("boards.jsonl", "findings.jsonl"):
             (out / name).unlink(missing_ok=True)
@@ -189,40 +230,61 @@ def run_campaign(config: Config, out: Path, boards: int | None = None, time_budg
     deadline = None if time_budget is None else time.perf_counter() + time_budget
     todo = (i for i in range(boards if boards is not None else 10**12) if i not in done)
     jobs = jobs or os.cpu_count() or 1
-    pending: list[int] = []  # indices whose worker died with its pool: retried in a new pool
+    suspects: list[int] = []  # boards in flight when a worker died: rerun one at a time in a new pool
     while True:
         with executor(jobs, scheduler) as pool:
-            broken = _drive(pool, config, out, jobs, todo, pending, deadline, progress, on_outcome)
+            broken = _drive(pool, config, out, jobs, todo, suspects, deadline, progress, on_outcome)
         if not broken:
             return progress
 
 
-def _drive(pool: Executor, config: Config, out: Path, jobs: int, todo: Iterator[int], pending: list[int],
+def _drive(pool: Executor, config: Config, out: Path, jobs: int, todo: Iterator[int], suspects: list[int],
            deadline: float | None, progress: Progress, on_outcome) -> bool:
-    """Feed the pool until done; True if the pool broke (a worker died) and must be replaced."""
+    """Feed the pool until done; True if the pool broke (a worker died) and must be replaced.
+
+    A dead worker fails every board in flight, and which of them killed it is unknown: they all
+    become suspects, and a suspect runs alone, so a death with one board in flight is that board's.
+    """
     running: dict[Future, int] = {}
     while True:
         while len(running) < 2 * jobs and (deadline is None or time.perf_counter() < deadline):
-            index = pending.pop() if pending else next(todo, None)
+            if suspects and running:
+                break  # a suspect runs alone
+            alone = bool(suspects)
+            index = suspects.pop(0) if suspects else next(todo, None)
             if index is None:
                 break
-            running[pool.submit(check_index, config, index)] = index
+            try:
+                running[pool.submit(check_index, config, index)] = index
+            except BrokenExecutor:  # broken since the last wait: its boards fail below, this one waits
+                suspects.append(index)
+                if not running:
+                    return True
+                break
+            if alone:
+                break
         if not running:
             return False
         finished, _ = wait(running, return_when=FIRST_COMPLETED)
+        lost = []
         for fut in finished:
             index = running.pop(fut)
             try:
                 outcome = fut.result()
             except BrokenExecutor:
-                # the process died (a crash below Python): this board is reported, the others retried
-                pending.extend(running.values())
-                outcome = _died(config, index, "the worker process died while checking this board")
-                _finish(out, outcome, progress, on_outcome)
-                return True
+                lost.append(index)
+                continue
             except Exception as err:  # noqa: BLE001 - anything a worker raises is reported, never lost
                 outcome = _died(config, index, f"{type(err).__name__}: {err}")
             _finish(out, outcome, progress, on_outcome)
+        if lost:
+            lost += running.values()  # every board in flight went down with the worker
+            if len(lost) == 1:  # it was alone: it killed the worker
+                _finish(out, _died(config, lost[0], "the worker process died while checking this board"),
+                        progress, on_outcome)
+            else:
+                suspects.extend(sorted(lost))
+            return True
 
 
 def _finish(out: Path, outcome: Outcome, progress: Progress, on_outcome) -> None:
@@ -242,5 +304,5 @@ def _died(config: Config, index: int, why: str) -> Outcome:
     rec = board_recipe(config, index)
     text = format_board(generate_board(rec))
     finding = Finding(Kind.CRASH, ",".join(config.subjects), "exact", Mode.LOCAL, (), why, "an answer",
-                      text, "the whole board check failed", rec, index)
+                      text, WHOLE_BOARD, rec, index)
     return Outcome(index, rec, (finding,), 0.0)

@@ -18,6 +18,7 @@ from minecheck.lpcheck import LP_SOLVERS
 from minecheck.progress import progress_bar
 from minecheck.publish import publish
 from minecheck.registry import REFERENCES, UnknownSolver
+from minecheck.regressions import DEFAULT_DIRECTORY, save_numbered, save_shrunk
 from minecheck.textview import as_json, findings_text, grid, side_by_side, summary
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
@@ -63,10 +64,20 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--timeout", type=float, default=10.0, help="seconds per solver per board before it is stopped")
     fuzz.add_argument("--resume", action="store_true", help="continue the campaign in --out, skipping boards done")
     fuzz.add_argument("--no-progress", action="store_true", help="no progress bar (for logs)")
-    fuzz.add_argument("--no-report", action="store_true", help="skip shrinking and the HTML report")
+    fuzz.add_argument("--no-report", action="store_true",
+                      help="skip the HTML report (and shrinking, unless --save-regressions)")
     fuzz.add_argument("--shrink-per-signature", type=int, default=2,
                       help="findings shrunk and drawn in full per (kind, solver, mode) (default 2)")
+    fuzz.add_argument("--save-regressions", type=Path, nargs="?", const=DEFAULT_DIRECTORY, default=None,
+                      metavar="DIR", help=f"save each shrunk finding as a regression fixture (default DIR: "
+                                          f"{DEFAULT_DIRECTORY}; timeout findings are not saved)")
     fuzz.set_defaults(run=_fuzz)
+
+    save = sub.add_parser("save-regression", help="shrink one finding of a campaign and save it as a regression")
+    save.add_argument("out", type=Path, help="the campaign directory (fuzz --out)")
+    save.add_argument("number", type=int, help="the finding's number, as on its report page finding-NNNNN.html")
+    save.add_argument("--to", type=Path, default=DEFAULT_DIRECTORY, help=f"directory (default {DEFAULT_DIRECTORY})")
+    save.set_defaults(run=_save_regression)
     return parser
 
 
@@ -121,11 +132,20 @@ def _fuzz(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     print(f"{progress.boards} boards, {progress.findings} findings, {elapsed:.1f} s "
           f"({progress.boards / max(elapsed, 1e-9):.1f} boards/s); findings in {args.out / 'findings.jsonl'}")
-    if not args.no_report:
+    if not args.no_report or args.save_regressions:
         with executor(args.jobs or os.cpu_count() or 1, args.scheduler) as pool:
-            index = publish(args.out, per_signature=args.shrink_per_signature, pool=pool)
-        print(f"report: open {index.resolve()} in a browser")
+            if not args.no_report:
+                index = publish(args.out, per_signature=args.shrink_per_signature, pool=pool)
+                print(f"report: open {index.resolve()} in a browser")
+            if args.save_regressions:
+                saved = save_shrunk(args.out, args.save_regressions, args.shrink_per_signature, pool)
+                print(f"{len(saved)} regression fixtures in {args.save_regressions}")
     return EXIT_FINDINGS if progress.findings else EXIT_OK
+
+
+def _save_regression(args: argparse.Namespace) -> int:
+    print(save_numbered(args.out, args.number, args.to))
+    return EXIT_OK
 
 
 def _earlier_seconds(out: Path) -> float:

@@ -12,6 +12,8 @@ from enum import StrEnum
 from minecheck.answers import Mode
 from minecheck.generators import Recipe
 
+WHOLE_BOARD = "the whole board check failed"  # the detail of a crash on a board, not on one solver
+
 
 class Kind(StrEnum):
     CRASH = "crash"  # the solver raised

@@ -14,7 +14,7 @@ from concurrent.futures import Executor
 from dataclasses import asdict
 from pathlib import Path
 
-from minecheck.boardtext import parse_board
+from minecheck.boardtext import BoardFormatError, parse_board
 from minecheck.campaign import read_findings
 from minecheck.crosscheck import check_board
 from minecheck.findings import Finding, Kind
@@ -65,6 +65,14 @@ def shrink_representatives(out: Path, findings: list[Finding], per_signature: in
     return {n: cache[_key(findings[n])] for n in numbers}
 
 
+def _board_or_none(text: str):
+    """The board a finding's text holds, or None (a general LP's text is no board)."""
+    try:
+        return parse_board(text)
+    except BoardFormatError:
+        return None
+
+
 def _results(f: Finding, board_text: str, timeout: float):
     subjects = [] if f.kind is Kind.REFERENCE else [f.subject]
     references = [f.subject] if f.kind is Kind.REFERENCE else []
@@ -95,8 +103,8 @@ def publish(out: Path, per_signature: int = 2, pool: Executor | None = None) -> 
             board, results = _results(small, small.board, timeout)
             page = FindingPage(small, n, original, board, original_results, results, shrunk[n]["stats"], timings)
             shrunk_boards[n] = small.board
-        elif has_board(f):
-            page = FindingPage(f, n, parse_board(f.board), timings=timings)
+        elif (drawn := _board_or_none(f.board)) is not None:
+            page = FindingPage(f, n, drawn, timings=timings)
         (out / page_name(n)).write_text(render_finding(page))
     wall = json.loads((out / "summary.json").read_text())["seconds"] if (out / "summary.json").exists() \
         else sum(b.get("seconds", 0) for b in boards)

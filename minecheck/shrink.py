@@ -23,7 +23,7 @@ from minecheck.answers import Mode
 from minecheck.board import COVERED, FLAG, Board
 from minecheck.boardtext import format_board, parse_board
 from minecheck.crosscheck import check_board
-from minecheck.findings import Finding, Kind
+from minecheck.findings import WHOLE_BOARD, Finding, Kind
 from minecheck.generators import generate
 from minecheck.lpcheck import LP_SOLVERS
 from minecheck.position import Position, position_of, render
@@ -71,7 +71,10 @@ def still_shows(finding: Finding, timeout: float | None = 10.0) -> Callable[[Boa
 
 
 def has_board(finding: Finding) -> bool:
-    """Findings on general random LPs have no board to shrink."""
+    """Whether the finding can be shrunk: general random LPs have no board, and a board whose whole
+    check failed (its worker died) names no single solver to rerun."""
+    if finding.detail == WHOLE_BOARD:
+        return False
     return not (finding.subject in LP_SOLVERS and not finding.detail.startswith("relaxation"))
 
 

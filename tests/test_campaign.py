@@ -1,0 +1,165 @@
+"""Fuzz campaigns: replayable boards, the same findings whatever the parallelism, resume after a kill,
+misbehaving solvers reported as findings, and the ``minecheck fuzz`` exit codes."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import time
+from pathlib import Path
+
+import hanging_solver
+import pytest
+
+from minecheck import registry
+from minecheck.campaign import WHOLE_BOARD, Config, board_recipe, check_index, read_findings, run_campaign
+from minecheck.cli import main
+from minecheck.crosscheck import solver
+from minecheck.findings import Kind
+from minecheck.generators import generate_board
+
+# small, fast boards; ilp@seed finds something on nearly every board, ilp@fixed on none
+SMALL = Config(seed=1, subjects=("ilp@seed", "ilp@fixed"), references=("exact",), generator="reveal", timeout=5.0)
+
+
+def finding_lines(out: Path) -> list[str]:
+    """The campaign's findings as sorted JSON lines (duplicates kept, so doubling would show)."""
+    return sorted(f.to_json() for f in read_findings(out))
+
+
+def board_indices(out: Path) -> list[int]:
+    return sorted(json.loads(line)["index"] for line in (out / "boards.jsonl").read_text().splitlines())
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory) -> Path:
+    """Eight boards of SMALL, checked in one go on two processes."""
+    out = tmp_path_factory.mktemp("uninterrupted")
+    run_campaign(SMALL, out, boards=8, jobs=2)
+    return out
+
+
+@pytest.fixture
+def test_solvers(monkeypatch):
+    """Register the misbehaving solvers of tests/hanging_solver.py; forked workers inherit the registry."""
+    assert multiprocessing.get_start_method() == "fork", "workers see a monkeypatched REGISTRY only when forked"
+    monkeypatch.setattr(registry, "REGISTRY", {**registry.REGISTRY, **hanging_solver.REGISTERED})
+    yield
+    solver.cache_clear()
+
+
+def test_every_board_replays_alone_from_seed_and_index(uninterrupted):
+    findings = read_findings(uninterrupted)
+    assert findings, "the comparison below would be empty"
+    for index in range(8):
+        in_campaign = sorted(f.to_json() for f in findings if f.index == index)
+        assert sorted(f.to_json() for f in check_index(SMALL, index).findings) == in_campaign
+
+
+def test_the_same_seed_gives_the_same_findings_on_one_or_two_processes(uninterrupted, tmp_path):
+    run_campaign(SMALL, tmp_path, boards=8, jobs=1)
+    assert finding_lines(tmp_path) == finding_lines(uninterrupted) != []
+
+
+def test_another_seed_gives_other_boards():
+    other = Config(2, SMALL.subjects, SMALL.references, SMALL.generator, SMALL.timeout)
+    assert [board_recipe(SMALL, i) for i in range(8)] != [board_recipe(other, i) for i in range(8)]
+
+
+def test_resume_after_a_kill_ends_with_the_findings_of_an_uninterrupted_run(uninterrupted, tmp_path):
+    run_campaign(SMALL, tmp_path, boards=8, jobs=2)
+    # the kill: three boards recorded; one more board's findings written but not its board line;
+    # then a finding line torn in half
+    board_lines = (tmp_path / "boards.jsonl").read_text().splitlines()
+    kept = {json.loads(line)["index"] for line in board_lines[:3]}
+    lines = (tmp_path / "findings.jsonl").read_text().splitlines()
+    index_of = [json.loads(line)["index"] for line in lines]
+    half_done = next(i for i in index_of if i not in kept)
+    torn = next(line for line, i in zip(lines, index_of) if i not in kept | {half_done})
+    (tmp_path / "boards.jsonl").write_text("".join(line + "\n" for line in board_lines[:3]))
+    (tmp_path / "findings.jsonl").write_text(
+        "".join(line + "\n" for line, i in zip(lines, index_of) if i in kept | {half_done}) + torn[:len(torn) // 2])
+
+    checked = []
+    run_campaign(SMALL, tmp_path, boards=8, jobs=2, resume=True, on_outcome=lambda o, p: checked.append(o.index))
+
+    assert sorted(checked) == sorted(set(range(8)) - kept)
+    assert board_indices(tmp_path) == list(range(8))
+    assert finding_lines(tmp_path) == finding_lines(uninterrupted)
+
+
+def test_resuming_with_other_options_is_refused_naming_them(tmp_path, capsys):
+    run_campaign(SMALL, tmp_path, boards=1, jobs=1)
+    code = main(["fuzz", "--seed", "7", "--boards", "2", "--out", str(tmp_path), "--solvers", "ilp@seed,ilp@fixed",
+                 "--references", "exact", "--generator", "reveal", "--timeout", "5", "--resume", "--no-report",
+                 "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot resume" in err and "seed: 1 -> 7" in err
+    assert board_indices(tmp_path) == [0]
+
+
+def test_a_hanging_solver_becomes_a_timeout_finding_and_the_campaign_goes_on(test_solvers, tmp_path):
+    config = Config(3, ("hang@test",), ("exact",), "reveal", timeout=0.3)
+    run_campaign(config, tmp_path, boards=3, jobs=2)
+    timeouts = [f for f in read_findings(tmp_path) if f.kind is Kind.TIMEOUT and f.subject == "hang@test"]
+    assert sorted({f.index for f in timeouts}) == [0, 1, 2]
+    assert board_indices(tmp_path) == [0, 1, 2]
+
+
+def test_a_raising_solver_becomes_a_crash_finding(test_solvers, tmp_path):
+    config = Config(3, ("raise@test",), ("exact",), "reveal")
+    run_campaign(config, tmp_path, boards=2, jobs=2)
+    crashes = [f for f in read_findings(tmp_path) if f.kind is Kind.CRASH]
+    assert sorted({f.index for f in crashes}) == [0, 1]
+    assert all("RuntimeError: deliberate failure" in f.subject_says for f in crashes)
+
+
+def test_a_dead_worker_is_a_crash_finding_on_its_own_board_and_the_others_are_checked(test_solvers, tmp_path):
+    config = Config(3, ("die@test",), ("exact",), "reveal")
+    deadly = {i for i in range(8) if hanging_solver.dies_on(generate_board(board_recipe(config, i)))}
+    assert 0 < len(deadly) < 8, "the test needs boards that kill the worker and boards that do not"
+    run_campaign(config, tmp_path, boards=8, jobs=2)
+    findings = read_findings(tmp_path)
+    assert {f.index for f in findings} == deadly
+    assert all(f.kind is Kind.CRASH and f.detail == WHOLE_BOARD and "worker process died" in f.subject_says
+               for f in findings)
+    assert board_indices(tmp_path) == list(range(8))
+
+
+def fuzz(tmp_path, *options) -> int:
+    return main(["fuzz", "--seed", "1", "--out", str(tmp_path), "--references", "exact", "--generator", "reveal",
+                 "--jobs", "2", "--no-report", "--no-progress", *options])
+
+
+def test_fuzz_exits_1_when_there_are_findings(tmp_path):
+    assert fuzz(tmp_path, "--boards", "3", "--solvers", "ilp@seed") == 1
+
+
+def test_fuzz_exits_0_when_there_are_none(tmp_path):
+    assert fuzz(tmp_path, "--boards", "3", "--solvers", "ilp@fixed") == 0
+    assert board_indices(tmp_path) == [0, 1, 2]
+
+
+def test_fuzz_time_budget_stops_the_campaign_with_boards_checked(tmp_path):
+    start = time.perf_counter()
+    fuzz(tmp_path, "--time-budget", "3", "--solvers", "ilp@fixed")
+    assert time.perf_counter() - start < 15
+    assert len(board_indices(tmp_path)) >= 2
+
+
+@pytest.mark.parametrize("option", [("--solvers", "nope@seed"), ("--references", "nope"), ("--generator", "nope")])
+def test_unknown_names_exit_2_before_any_work(tmp_path, capsys, option):
+    out = tmp_path / "out"
+    code = main(["fuzz", "--seed", "1", "--boards", "1", "--out", str(out), "--no-progress", *option])
+    err = capsys.readouterr().err
+    assert code == 2 and "unknown" in err and "'nope" in err
+    assert not out.exists()
+
+
+def test_a_dask_cluster_gives_the_same_findings_as_local_processes(uninterrupted, tmp_path):
+    import distributed  # in the test extra: a missing dask fails here rather than skipping
+
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as cluster:
+        run_campaign(SMALL, tmp_path, boards=8, jobs=2, scheduler=cluster.scheduler_address)
+    assert finding_lines(tmp_path) == finding_lines(uninterrupted)
+    assert board_indices(tmp_path) == list(range(8))
