@@ -31,12 +31,17 @@ def _key(f: Finding) -> str:
     return hashlib.sha256(f.to_json().encode()).hexdigest()[:20]
 
 
-SHRINK_BUDGET = 120.0  # seconds per finding: a timeout finding makes every call slow
+SHRINK_BUDGET = 120.0  # at most this many seconds per finding: a timeout finding makes every call slow
+
+
+def shrink_budget(timeout: float) -> float:
+    """Seconds to spend shrinking one finding: ten solver timeouts, at least 20 s, at most SHRINK_BUDGET."""
+    return min(SHRINK_BUDGET, max(20.0, 10 * timeout))
 
 
 def _shrink_one(f: Finding, timeout: float) -> dict:
     """Shrink one finding; a plain dict so it crosses process boundaries and lands in shrunk.jsonl."""
-    result = shrink(f, timeout=timeout, budget=SHRINK_BUDGET)
+    result = shrink(f, timeout=timeout, budget=shrink_budget(timeout))
     return {"key": _key(f), "finding": result.finding.to_json(), "stats": asdict(result.stats)}
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from minecheck.campaign import read_findings
 from minecheck.findings import WHOLE_BOARD, Finding, Kind
-from minecheck.publish import SHRINK_BUDGET, ordered, shrink_representatives
+from minecheck.publish import ordered, shrink_budget, shrink_representatives
 from minecheck.shrink import has_board, shrink
 
 DEFAULT_DIRECTORY = Path("fixtures/regressions")
@@ -81,4 +81,4 @@ def save_numbered(out: Path, number: int, directory: Path) -> Path:
     why = why_not_replayable(finding)
     if why:
         raise ValueError(f"finding {number} is not saved as a regression: {why}")
-    return save(shrink(finding, timeout=_timeout(out), budget=SHRINK_BUDGET).finding, directory)
+    return save(shrink(finding, timeout=_timeout(out), budget=shrink_budget(_timeout(out))).finding, directory)
