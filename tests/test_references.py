@@ -92,3 +92,24 @@ def test_a_hanging_solver_is_stopped_by_the_timeout(monkeypatch):
     monkeypatch.setattr(exact, "solve", lambda b, m: time.sleep(5))
     result = run_solver(exact, board("H1"), Mode.LOCAL, timeout=0.2)
     assert result.error.startswith("Timeout") and result.seconds < 2
+
+
+def test_a_wrong_witness_is_rejected_and_cbc_decides_alone(monkeypatch):
+    from minecheck.references import minisat
+    from minecheck.references.backbone import Solution
+
+    monkeypatch.setattr(minisat, "find_solution", lambda model, *a: Solution(frozenset(model.cells)))
+    b = board("HHH/121")
+    result = run_solver(get_solver("cbc"), b, Mode.LOCAL)
+    assert verdicts(result) == verdicts(run_solver(get_solver("exact"), b, Mode.LOCAL))
+
+
+def test_satisfies_checks_every_row_and_the_total():
+    from minecheck.constraints import build_constraints
+    from minecheck.references.backbone import Solution, satisfies
+    from minecheck.references.model import models
+
+    (model,) = models(build_constraints(board("5x1x1/H1H1H")), Mode.GLOBAL)
+    assert satisfies(model, Solution(frozenset({2})))
+    assert not satisfies(model, Solution(frozenset({0})))  # the second 1 is unsatisfied
+    assert not satisfies(model, Solution(frozenset({0, 4})))  # two mines, the total is one

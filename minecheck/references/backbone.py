@@ -59,3 +59,14 @@ def _verdict(can_mine: bool, can_safe: bool) -> Verdict:
     if can_mine and can_safe:
         return Verdict.UNKNOWN
     return Verdict.MINE if can_mine else Verdict.SAFE
+
+
+def satisfies(model: Model, sol: Solution) -> bool:
+    """Check a solution against every row of the model: a found layout is a certificate anyone can verify."""
+    if any(sum(1 for c in eq.cells if c in sol.mines) != eq.mines for eq in model.equations):
+        return False
+    if not sol.mines <= set(model.cells):
+        return False
+    if model.total is not None:
+        return 0 <= sol.off_mines <= len(model.off_cells) and len(sol.mines) + sol.off_mines == model.total
+    return sol.off_mines == 0

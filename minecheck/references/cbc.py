@@ -17,7 +17,7 @@ import pulp
 from minecheck.answers import Answers, Mode, SolverResult
 from minecheck.board import Board, label
 from minecheck.constraints import Contradiction, build_constraints
-from minecheck.references.backbone import OFF, Seen, Solution
+from minecheck.references.backbone import OFF, Seen, Solution, satisfies
 from minecheck.references.model import Model, models
 
 TIME_LIMIT = 60  # seconds per CBC call; a call that hits it is an error, never a verdict
@@ -129,14 +129,32 @@ def backbone_per_cell(all_models: tuple[Model, ...]) -> list[Seen] | int:
     return seens
 
 
-def backbone_batched(all_models: tuple[Model, ...]) -> list[Seen] | int:
-    """Two calls for the whole board: one solution per model, then every open question at once.
+def witnesses(all_models: tuple[Model, ...]) -> list[Solution] | None:
+    """A first solution per model found in-process by a SAT solver and checked row by row, or None.
 
-    The second model holds, per open question, an independent copy of that question's model
+    A layout that satisfies every row is a certificate whoever found it, so this saves a CBC
+    process without trusting the SAT solver: every "no" below still comes from CBC alone.
+    """
+    from minecheck.references.minisat import find_solution
+
+    found = []
+    for model in all_models:
+        sol = find_solution(model)
+        if sol is None or not satisfies(model, sol):
+            return None  # let CBC decide (and explain) consistency itself
+        found.append(sol)
+    return found
+
+
+def backbone_batched(all_models: tuple[Model, ...]) -> list[Seen] | int:
+    """One CBC call for the whole board: every open question at once, after a checked first solution.
+
+    The first solution per model is a verified witness (``witnesses``), or else one CBC call.
+    The batched model holds, per open question, an independent copy of that question's model
     (its component only, in the local mode) with an indicator; maximising the indicators
     answers every question of the board in one CBC run.
     """
-    firsts = first_solutions(all_models)
+    firsts = witnesses(all_models) or first_solutions(all_models)
     if isinstance(firsts, int):
         return firsts
     seens = []

@@ -51,6 +51,21 @@ def _clauses(model: Model, pool: IDPool) -> list[list[int]]:
     return clauses
 
 
+def find_solution(model: Model, solver_name: str = DEFAULT) -> Solution | None:
+    """One satisfying layout of the model, or None when the CNF is unsatisfiable."""
+    pool = IDPool()
+    var = {c: pool.id(("cell", c)) for c in model.cells + model.off_cells}
+    clauses = _clauses(model, pool)
+    if [] in clauses:
+        return None
+    with Solver(name=solver_name, bootstrap_with=clauses) as sat:
+        if not sat.solve():
+            return None
+        true = {lit for lit in sat.get_model() if lit > 0}
+    return Solution(frozenset(c for c in model.cells if var[c] in true),
+                    sum(1 for c in model.off_cells if var[c] in true))
+
+
 def backbone(model: Model, solver_name: str = DEFAULT) -> Seen | None:
     """Verdicts by incremental SAT calls under assumptions, reusing every model found; None if UNSAT."""
     pool = IDPool()
