@@ -205,10 +205,11 @@ def _crop(pos: Position, top: int, bottom: int, left: int, right: int) -> Positi
     return Position(w, h, keep(pos.mines), keep(pos.opened), keep(pos.flags), pos.show_total)
 
 
-def _crop_pass(side: str) -> Callable:
-    def run(pos: Position, test) -> Position | None:
-        def cropped(n: int) -> Position:
-            return _crop(pos, *(n if s == side else 0 for s in ("top", "bottom", "left", "right")))
+def _crop_pass(side: str, crop: Callable[..., Shape]) -> Callable:
+    """Crop rows or columns at one edge, as many as still show the finding (probe, double, bisect)."""
+    def run(shape: Shape, test) -> Shape | None:
+        def cropped(n: int) -> Shape:
+            return crop(shape, *(n if s == side else 0 for s in ("top", "bottom", "left", "right")))
 
         def works(n: int) -> bool:
             try:
@@ -245,10 +246,10 @@ def _hide_total(pos: Position, test) -> Position | None:
 
 
 POSITION_PASSES: list[tuple[str, Callable]] = [
-    ("crop top", _crop_pass("top")),
-    ("crop bottom", _crop_pass("bottom")),
-    ("crop left", _crop_pass("left")),
-    ("crop right", _crop_pass("right")),
+    ("crop top", _crop_pass("top", _crop)),
+    ("crop bottom", _crop_pass("bottom", _crop)),
+    ("crop left", _crop_pass("left", _crop)),
+    ("crop right", _crop_pass("right", _crop)),
     ("unopen cells", _set_pass("opened", lambda p, kept: replace(p, opened=kept))),
     ("drop flags", _set_pass("flags", lambda p, kept: replace(p, flags=kept))),
     ("remove mines", _set_pass("mines", lambda p, kept: replace(p, mines=kept, flags=p.flags & kept))),
@@ -269,22 +270,6 @@ def _board_crop(board: Board, top: int, bottom: int, left: int, right: int) -> B
     if total is not None:
         total = max(flags, min(total, w * h))
     return Board(w, h, cells, total)
-
-
-def _board_crop_pass(side: str) -> Callable:
-    def run(board: Board, test) -> Board | None:
-        def cropped(n: int) -> Board:
-            return _board_crop(board, *(n if s == side else 0 for s in ("top", "bottom", "left", "right")))
-
-        def works(n: int) -> bool:
-            try:
-                return test(cropped(n))
-            except ValueError:
-                return False
-
-        n = find_integer(works)
-        return cropped(n) if n else None
-    return run
 
 
 def _board_cover_pass(kind: str) -> Callable:
@@ -318,10 +303,10 @@ def _board_lower_total(board: Board, test) -> Board | None:
 
 
 BOARD_PASSES: list[tuple[str, Callable]] = [
-    ("crop top", _board_crop_pass("top")),
-    ("crop bottom", _board_crop_pass("bottom")),
-    ("crop left", _board_crop_pass("left")),
-    ("crop right", _board_crop_pass("right")),
+    ("crop top", _crop_pass("top", _board_crop)),
+    ("crop bottom", _crop_pass("bottom", _board_crop)),
+    ("crop left", _crop_pass("left", _board_crop)),
+    ("crop right", _crop_pass("right", _board_crop)),
     ("cover digits", _board_cover_pass("digits")),
     ("drop flags", _board_cover_pass("flags")),
     ("lower the total", _board_lower_total),

@@ -7,12 +7,12 @@ back to the same double) and the number of models; the port must give the same, 
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 from conftest import board
+from javabuild import compile_java
 
 from minecheck.answers import Mode, Verdict
 from minecheck.board import COVERED, FLAG, Board
@@ -41,14 +41,7 @@ def boards() -> list[Board]:
 
 @pytest.fixture(scope="module")
 def java_classes(tmp_path_factory) -> Path:
-    javac, java = shutil.which("javac"), shutil.which("java")
-    if not javac or not java:
-        pytest.fail("javac and java (JDK 17) are needed to check dpll@seed against the article's Java")
-    out = tmp_path_factory.mktemp("dpll_java")
-    sources = [str(p) for p in SOURCES.glob("*.java")]
-    done = subprocess.run([javac, "-encoding", "UTF-8", "-d", str(out), *sources], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return out
+    return compile_java(SOURCES, tmp_path_factory.mktemp("dpll_java"), "dpll@seed")
 
 
 def rows(b: Board) -> str:

@@ -7,13 +7,13 @@ bit: the same random stream, the same HashSet sweep order, the same floating-poi
 from __future__ import annotations
 
 import random
-import shutil
 import subprocess
 from collections import Counter
 from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, board
+from javabuild import compile_java
 
 from minecheck.answers import Mode
 from minecheck.board import COVERED, FLAG, Board
@@ -30,14 +30,7 @@ MAIN = "com.example.minesweeper.GibbsCheck"
 
 @pytest.fixture(scope="module")
 def java_classes(tmp_path_factory) -> Path:
-    javac, java = shutil.which("javac"), shutil.which("java")
-    if not javac or not java:
-        pytest.fail("javac and java (JDK 17) are needed to check gibbs@seed against the article's Java")
-    out = tmp_path_factory.mktemp("gibbs_java")
-    sources = [str(p) for p in SOURCES.glob("*.java")]
-    done = subprocess.run([javac, "-encoding", "UTF-8", "-d", str(out), *sources], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return out
+    return compile_java(SOURCES, tmp_path_factory.mktemp("gibbs_java"), "gibbs@seed")
 
 
 def run_java(classes: Path, commands: list[str]) -> list[list[str]]:

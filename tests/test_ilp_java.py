@@ -7,12 +7,12 @@ same simplex pivots, the same HashMap iteration order, the same exceptions and m
 from __future__ import annotations
 
 import random
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 from conftest import board
+from javabuild import compile_java
 from test_simplex import BEALE, SEED_CYCLES
 
 from minecheck.board import COVERED, FLAG, Board
@@ -28,14 +28,7 @@ MAIN = "com.algodaily.minesweeper.CheckMain"
 
 @pytest.fixture(scope="module")
 def java_classes(tmp_path_factory) -> Path:
-    javac, java = shutil.which("javac"), shutil.which("java")
-    if not javac or not java:
-        pytest.fail("javac and java (JDK 17) are needed to check ilp@seed against the article's Java")
-    out = tmp_path_factory.mktemp("ilp_java")
-    sources = [str(p) for p in SOURCES.rglob("*.java")]
-    done = subprocess.run([javac, "-encoding", "UTF-8", "-d", str(out), *sources], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return out
+    return compile_java(SOURCES, tmp_path_factory.mktemp("ilp_java"), "ilp@seed")
 
 
 def run_java(classes: Path, blocks: list[str]) -> list[list[str]]:

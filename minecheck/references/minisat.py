@@ -51,39 +51,38 @@ def _clauses(model: Model, pool: IDPool) -> list[list[int]]:
     return clauses
 
 
-def find_solution(model: Model, solver_name: str = DEFAULT) -> Solution | None:
-    """One satisfying layout of the model, or None when the CNF is unsatisfiable."""
+def _encoded(model: Model) -> tuple[dict[int, int], list[list[int]]]:
+    """Each cell's variable, and the clauses (an empty clause when the model is plainly impossible)."""
     pool = IDPool()
     var = {c: pool.id(("cell", c)) for c in model.cells + model.off_cells}
-    clauses = _clauses(model, pool)
-    if [] in clauses:
-        return None
-    with Solver(name=solver_name, bootstrap_with=clauses) as sat:
-        if not sat.solve():
-            return None
-        true = {lit for lit in sat.get_model() if lit > 0}
+    return var, _clauses(model, pool)
+
+
+def _solution(model: Model, var: dict[int, int], sat: Solver) -> Solution:
+    true = {lit for lit in sat.get_model() if lit > 0}
     return Solution(frozenset(c for c in model.cells if var[c] in true),
                     sum(1 for c in model.off_cells if var[c] in true))
 
 
-def backbone(model: Model, solver_name: str = DEFAULT) -> Seen | None:
-    """Verdicts by incremental SAT calls under assumptions, reusing every model found; None if UNSAT."""
-    pool = IDPool()
-    var = {c: pool.id(("cell", c)) for c in model.cells + model.off_cells}
-    clauses = _clauses(model, pool)
+def find_solution(model: Model, solver_name: str = DEFAULT) -> Solution | None:
+    """One satisfying layout of the model, or None when the CNF is unsatisfiable."""
+    var, clauses = _encoded(model)
     if [] in clauses:
         return None
     with Solver(name=solver_name, bootstrap_with=clauses) as sat:
+        return _solution(model, var, sat) if sat.solve() else None
 
-        def solution() -> Solution:
-            true = {lit for lit in sat.get_model() if lit > 0}
-            return Solution(frozenset(c for c in model.cells if var[c] in true),
-                            sum(1 for c in model.off_cells if var[c] in true))
 
+def backbone(model: Model, solver_name: str = DEFAULT) -> Seen | None:
+    """Verdicts by incremental SAT calls under assumptions, reusing every model found; None if UNSAT."""
+    var, clauses = _encoded(model)
+    if [] in clauses:
+        return None
+    with Solver(name=solver_name, bootstrap_with=clauses) as sat:
         if not sat.solve():
             return None
         seen = Seen(model)
-        seen.add(solution())
+        seen.add(_solution(model, var, sat))
         for cell, mine in seen.open_questions():
             if cell in (seen.mine if mine else seen.safe):
                 continue
@@ -92,7 +91,7 @@ def backbone(model: Model, solver_name: str = DEFAULT) -> Seen | None:
             else:
                 lit = var[cell] if mine else -var[cell]
             if sat.solve(assumptions=[lit]):
-                seen.add(solution())
+                seen.add(_solution(model, var, sat))
     return seen
 
 
