@@ -32,14 +32,9 @@ from minecheck.solvers.cnf import (
     seed_exactly_by_combinations,
     variables_of,
 )
-from minecheck.solvers.dpll import (
-    count_models,
-    fixed_solver,
-    java_hashmap_order,
-    propagate,
-    satisfier,
-    seed_solver,
-)
+from minecheck.solvers.dpll_fixed import fixed_solver
+from minecheck.solvers.dpll_search import count_models, propagate, satisfier
+from minecheck.solvers.dpll_seed import java_hashmap_order, seed_solver
 
 FIXED, SEED = fixed_solver(), seed_solver()
 

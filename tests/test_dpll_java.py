@@ -18,8 +18,8 @@ from minecheck.answers import Mode, Verdict
 from minecheck.board import COVERED, FLAG, Board
 from minecheck.generators import generate_board, recipe
 from minecheck.registry import run_solver
-from minecheck.solvers import dpll
-from minecheck.solvers.dpll import seed_solver
+from minecheck.solvers import dpll_seed
+from minecheck.solvers.dpll_seed import seed_solver
 
 pytestmark = pytest.mark.java
 
@@ -104,5 +104,5 @@ def test_some_compared_answer_depends_on_the_hashmap_order(monkeypatch):
     """Were pure literals picked by ascending id, some compared board would be answered differently."""
     many = [b for b in boards() if len({n for d in b.digits for n in b.neighbours(d) if b.is_covered(n)}) >= 16]
     real = [port_answers(b) for b in many]
-    monkeypatch.setattr(dpll, "java_hashmap_capacity", lambda keys: 1 << 20)  # one bucket per id: ascending
+    monkeypatch.setattr(dpll_seed, "java_hashmap_capacity", lambda keys: 1 << 20)  # one bucket per id: ascending
     assert [port_answers(b) for b in many] != real

@@ -1,0 +1,223 @@
+"""Article 004, fixed: the article's questions answered right, by SAT calls and a counting DPLL.
+
+Verdicts by SAT calls ("can this cell be a mine?", "can it be safe?"; a model found by one call
+settles every cell it shows both ways), layouts and exact probabilities by a counting DPLL
+(``dpll_search``), contradictions reported, and the global mode with a sequential counter.  The
+verdicts and the counts are found independently and checked against each other.
+
+Glossary: a *variable* v >= 1 stands for a covered cell (true: a mine), a *model* is the set of
+variables true in a satisfying assignment, a *tally* counts models by their number of mines.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+from minecheck.answers import Answers, CellAnswer, Mode, SolverResult, Verdict, verdict_of
+from minecheck.board import Board, label
+from minecheck.constraints import Component, ConstraintSystem, Contradiction, build_constraints
+from minecheck.solvers.cnf import CNF, between_by_counter, component_cnf
+from minecheck.solvers.dpll_search import Tally, count_models, satisfier
+
+
+class FixedDpll:
+    """SAT verdicts and exact counts from a correct encoding, in both modes; contradictions reported."""
+
+    answers = frozenset({Answers.VERDICTS, Answers.PROBABILITIES, Answers.COUNTS, Answers.CONSISTENCY})
+    modes = frozenset({Mode.LOCAL, Mode.GLOBAL})
+
+    def __init__(self, option: str | None = None):
+        self.name = "dpll@fixed"
+
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        if mode is Mode.GLOBAL and board.total_mines is None:
+            raise ValueError("the global mode needs the total mine count (a header WxHxM)")
+        try:
+            system = build_constraints(board)
+        except Contradiction as err:  # a digit no layout satisfies: the seed skips it
+            return SolverResult(self.name, mode, consistent=False, reason=str(err), layouts=0)
+        return solve_system(self.name, system, mode)
+
+
+def fixed_solver(option: str | None = None) -> FixedDpll:
+    return FixedDpll(option)
+
+
+def solve_system(name: str, system: ConstraintSystem, mode: Mode) -> SolverResult:
+    """One CNF per component (variables numbered along the frontier); counts first, then verdicts."""
+    var_of = {cell: v for v, cell in enumerate(system.frontier, start=1)}
+    cnfs = tuple(component_cnf(comp, var_of) for comp in system.components)
+    tallies = []
+    for comp, cnf in zip(system.components, cnfs):
+        tally = count_models(cnf, tuple(var_of[c] for c in comp.cells))
+        if tally.models == 0:
+            assert satisfier(cnf)(()) is None, "the SAT search found a model the count missed"
+            return SolverResult(name, mode, consistent=False, reason=_no_layout(system.board, comp), layouts=0)
+        tallies.append(tally)
+    verdicts, calls = {}, 0
+    for comp, cnf in zip(system.components, cnfs):
+        found, asked = sat_verdicts(cnf, tuple(var_of[c] for c in comp.cells))
+        verdicts.update(found)
+        calls += asked
+    off_answers: list[CellAnswer] = []
+    if mode is Mode.LOCAL:
+        probabilities, layouts = local_probabilities(tallies)
+    else:
+        off, remaining = len(system.off_frontier), system.mines_remaining
+        assert remaining is not None
+        counted = global_probabilities(tallies, off, remaining)
+        verdicts, off_verdict, asked = global_sat_verdicts(cnfs, verdicts, off, remaining)
+        calls += asked
+        if counted is None:
+            assert verdicts is None, "the SAT search found a layout the count missed"
+            reason = (f"the digits allow no layout with exactly {remaining} mines on the "
+                      f"{len(system.board.covered)} covered cells ({off} of them off the frontier)")
+            return SolverResult(name, mode, consistent=False, reason=reason, layouts=0)
+        probabilities, layouts, p_off = counted
+        assert verdicts is not None, "the count found layouts the SAT search missed"
+        off_answers = [CellAnswer(cell, _checked(off_verdict, p_off, cell), p_off) for cell in system.off_frontier]
+    answers = [CellAnswer(cell, _checked(verdicts[v], probabilities[v], cell), probabilities[v])
+               for cell, v in var_of.items()] + off_answers
+    return SolverResult(name, mode, consistent=True, cells=tuple(sorted(answers, key=lambda a: a.cell)),
+                        layouts=layouts, component_layouts=tuple(t.models for t in tallies),
+                        extra=(("sat_calls", str(calls)),))
+
+
+def _checked(verdict: Verdict, probability: Fraction, cell: int) -> Verdict:
+    """The SAT verdict, once the count is seen to imply the same (if not, this solver is broken)."""
+    if verdict is not verdict_of(probability):
+        raise AssertionError(f"cell {cell}: the SAT calls say {verdict.value}, the count says p={probability}")
+    return verdict
+
+
+def _no_layout(board: Board, comp: Component) -> str:
+    digits = ", ".join(label(board, eq.source) for eq in comp.equations)
+    return f"no layout of {len(comp.cells)} covered cells satisfies the digits at {digits} together"
+
+
+# -- verdicts by SAT calls ------------------------------------------------------------------------------
+
+
+def sat_verdicts(cnf: CNF, variables: tuple[int, ...]) -> tuple[dict[int, Verdict], int]:
+    """Each variable's verdict from "can it be true?" and "can it be false?", reusing every model found."""
+    check = satisfier(cnf)
+    seen_true: set[int] = set()
+    seen_false: set[int] = set()
+    calls = 0
+    for v in variables:
+        for lit, seen in ((v, seen_true), (-v, seen_false)):
+            if v not in seen:
+                calls += 1
+                model = check((lit,))
+                if model is not None:
+                    seen_true.update(u for u in variables if u in model)
+                    seen_false.update(u for u in variables if u not in model)
+    return {v: _verdict(v in seen_true, v in seen_false) for v in variables}, calls
+
+
+def global_sat_verdicts(cnfs: tuple[CNF, ...], local: dict[int, Verdict], off: int,
+                        remaining: int) -> tuple[dict[int, Verdict] | None, Verdict | None, int]:
+    """Verdicts with the total: of the frontier variables 1..n (given their local verdicts) and of the off cells.
+
+    "Exactly remaining of the frontier and off-frontier cells" needs no variables for the off
+    cells: they lie in no clause, so they are interchangeable, and a frontier layout with K mines
+    extends to C(off, remaining - K) layouts - some iff remaining - off <= K <= remaining.  So a
+    sequential counter over the frontier variables bounds K (it vanishes when the bounds cannot
+    bind).  An off cell, all alike, can be a mine iff some frontier layout leaves it one to hold
+    (K <= remaining - 1), and safe iff some leaves a cell over (K >= remaining - off + 1).  A cell
+    the digits alone settle stays settled (a layout with the total is a layout), so only the
+    locally unknown cells are asked again.  Returns None verdicts when no layout exists, and the
+    number of SAT calls.
+    """
+    digits = tuple(clause for cnf in cnfs for clause in cnf)
+    variables = tuple(range(1, len(local) + 1))
+    checks = {}
+    unknown = [v for v in variables if local[v] is Verdict.UNKNOWN]
+    seen_true: set[int] = set()
+    seen_false: set[int] = set()
+    off_mine = off_safe = False
+    calls = 0
+
+    def ask(low: int, high: int, assume: tuple[int, ...] = ()) -> bool:
+        nonlocal calls, off_mine, off_safe
+        calls += 1
+        if (low, high) not in checks:
+            checks[low, high] = satisfier(digits + between_by_counter(variables, low, high, len(variables) + 1)[0])
+        model = checks[low, high](assume)
+        if model is None:
+            return False
+        seen_true.update(v for v in variables if v in model)
+        seen_false.update(v for v in variables if v not in model)
+        mines = sum(1 for v in variables if v in model)
+        off_mine = off_mine or remaining - mines >= 1
+        off_safe = off_safe or remaining - mines <= off - 1
+        return True
+
+    low, high = remaining - off, remaining
+    if not ask(low, high):
+        return None, None, calls
+    for v in unknown:
+        if v not in seen_true:
+            ask(low, high, (v,))
+        if v not in seen_false:
+            ask(low, high, (-v,))
+    if off and not off_mine:
+        ask(low, high - 1)
+    if off and not off_safe:
+        ask(low + 1, high)
+    verdicts = local | {v: _verdict(v in seen_true, v in seen_false) for v in unknown}
+    return verdicts, _verdict(off_mine, off_safe) if off else None, calls
+
+
+def _verdict(can_be_mine: bool, can_be_safe: bool) -> Verdict:
+    assert can_be_mine or can_be_safe, "a variable of a satisfiable formula takes some value"
+    if can_be_mine and can_be_safe:
+        return Verdict.UNKNOWN
+    return Verdict.MINE if can_be_mine else Verdict.SAFE
+
+
+# -- probabilities from counts --------------------------------------------------------------------------
+
+
+def local_probabilities(tallies: list[Tally]) -> tuple[dict[int, Fraction], int]:
+    """Each component uniform over its own models; the board's layouts are their product."""
+    probabilities: dict[int, Fraction] = {}
+    layouts = 1
+    for t in tallies:
+        layouts *= t.models
+        probabilities.update({v: Fraction(sum(per_k), t.models) for v, per_k in t.mines_of.items()})
+    return probabilities, layouts
+
+
+def global_probabilities(tallies: list[Tally], off: int,
+                         remaining: int) -> tuple[dict[int, Fraction], int, Fraction] | None:
+    """Uniform over the layouts of all covered cells: the frontier probabilities, the layouts, the off-cell probability.
+
+    A frontier layout with K mines stands for C(off, remaining - K) layouts; None if there are none.
+    """
+    polys = [list(t.by_mines) for t in tallies]
+    frontier = _product(polys)
+    layouts = sum(n * comb(off, remaining - k) for k, n in enumerate(frontier) if remaining >= k)
+    if layouts == 0:
+        return None
+    probabilities: dict[int, Fraction] = {}
+    for i, t in enumerate(tallies):
+        others = _product(polys[:i] + polys[i + 1:])
+        weight = [sum(n * comb(off, remaining - k - j) for j, n in enumerate(others) if remaining >= k + j)
+                  for k in range(len(t.by_mines))]
+        for v, per_k in t.mines_of.items():
+            probabilities[v] = Fraction(sum(n * w for n, w in zip(per_k, weight)), layouts)
+    off_mines = sum(n * comb(off - 1, remaining - k - 1) for k, n in enumerate(frontier) if remaining > k) if off else 0
+    return probabilities, layouts, Fraction(off_mines, layouts)
+
+
+def _product(polys: list[list[int]]) -> list[int]:
+    out = [1]
+    for p in polys:
+        nxt = [0] * (len(out) + len(p) - 1)
+        for i, x in enumerate(out):
+            for j, y in enumerate(p):
+                nxt[i + j] += x * y
+        out = nxt
+    return out
