@@ -7,6 +7,7 @@ computes that once, as data, so that every solver reads the same geometry.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from minecheck.board import Board, label
 
@@ -58,9 +59,18 @@ class ConstraintSystem:
     mines_remaining: int | None  # total mines minus flags, when the total is known
 
 
+@lru_cache(maxsize=4)
 def build_constraints(board: Board) -> ConstraintSystem:
-    """Derive the system; raise Contradiction for a digit that is locally impossible."""
-    equations = tuple(eq for eq in map(lambda c: _equation(board, c), board.digits) if eq is not None)
+    """Derive the system; raise Contradiction for a digit that is locally impossible.
+
+    Cached per board: every solver of a cross-check reads the same system.  Only digits next to
+    a covered cell or a flag can give an equation; every other digit must be 0.
+    """
+    near = {n for c in board.covered + board.flags for n in board.neighbours(c)}
+    for cell in board.digits:
+        if cell not in near and board.cells[cell]:
+            raise Contradiction(board, cell, f"needs {board.cells[cell]} more mines but has only 0 covered neighbours")
+    equations = tuple(eq for eq in (_equation(board, c) for c in sorted(near) if board.is_digit(c)) if eq is not None)
     frontier = tuple(sorted({cell for eq in equations for cell in eq.cells}))
     in_frontier = set(frontier)
     off = tuple(c for c in board.covered if c not in in_frontier)

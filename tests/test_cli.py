@@ -51,3 +51,16 @@ def test_unknown_solver_exits_2(capsys):
 def test_global_mode_without_total_exits_2(capsys):
     code, _, err = run(capsys, "check", "H1", "--mode", "global")
     assert code == 2 and "needs the total mine count" in err
+
+
+def test_check_works_on_a_1000x1000_board(capsys, tmp_path):
+    rows = ["0" * 1000 for _ in range(1000)]
+    rows[499] = rows[501] = "0" * 499 + "111" + "0" * 498
+    rows[500] = "0" * 499 + "1H1" + "0" * 498
+    path = tmp_path / "big.mine"
+    path.write_text("1000x1000x1\n" + "\n".join(rows) + "\n")
+    code, out, _ = run(capsys, "check", str(path), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["findings"] == []
+    for name in ("exact", "cbc", "minisat"):
+        assert [(c["row"], c["col"], c["verdict"]) for c in data[name]["cells"]] == [(500, 500, "mine")]
