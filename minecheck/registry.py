@@ -17,6 +17,7 @@ from typing import Protocol, runtime_checkable
 
 from minecheck.answers import Answers, Mode, SolverResult
 from minecheck.board import Board
+from minecheck.constraints import ConstraintSystem, Contradiction, build_constraints
 
 
 @runtime_checkable
@@ -90,6 +91,18 @@ def _deadline(seconds: float | None):
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def system_or_refusal(name: str, board: Board, mode: Mode, **answer) -> ConstraintSystem | SolverResult:
+    """The shared start of every solver that reads the constraint system: the system, or the
+    inconsistent answer naming the digit (``answer`` adds fields such as layouts=0); the global
+    mode on a board that states no total is bad input."""
+    if mode is Mode.GLOBAL and board.total_mines is None:
+        raise ValueError("the global mode needs the total mine count (a header WxHxM)")
+    try:
+        return build_constraints(board)
+    except Contradiction as err:
+        return SolverResult(name, mode, consistent=False, reason=str(err), **answer)
 
 
 def run_solver(solver: Solver, board: Board, mode: Mode, timeout: float | None = None) -> SolverResult:

@@ -16,9 +16,9 @@ import pulp
 
 from minecheck.answers import Answers, Mode, SolverResult
 from minecheck.board import Board, label
-from minecheck.constraints import Contradiction, build_constraints
 from minecheck.references.backbone import OFF, Seen, Solution, satisfies
 from minecheck.references.model import Model, models
+from minecheck.registry import system_or_refusal
 
 TIME_LIMIT = 60  # seconds per CBC call; a call that hits it is an error, never a verdict
 
@@ -190,10 +190,9 @@ class CbcSolver:
         self.backbone = backbone_per_cell if option == "per-cell" else backbone_batched
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
-        try:
-            system = build_constraints(board)
-        except Contradiction as err:
-            return SolverResult(self.name, mode, consistent=False, reason=str(err))
+        system = system_or_refusal(self.name, board, mode)
+        if isinstance(system, SolverResult):
+            return system
         all_models = models(system, mode)
         seens = self.backbone(all_models)
         if isinstance(seens, int):

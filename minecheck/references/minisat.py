@@ -18,9 +18,9 @@ from pysat.solvers import Solver, SolverNames
 
 from minecheck.answers import Answers, Mode, SolverResult
 from minecheck.board import Board, label
-from minecheck.constraints import Contradiction, build_constraints
 from minecheck.references.backbone import OFF, Seen, Solution
 from minecheck.references.model import Model, models
+from minecheck.registry import system_or_refusal
 
 DEFAULT = "minisat22"
 
@@ -110,10 +110,9 @@ class MinisatSolver:
         self.name = "minisat" if option is None else f"minisat:{option}"
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
-        try:
-            system = build_constraints(board)
-        except Contradiction as err:
-            return SolverResult(self.name, mode, consistent=False, reason=str(err))
+        system = system_or_refusal(self.name, board, mode)
+        if isinstance(system, SolverResult):
+            return system
         cells = []
         for model in models(system, mode):
             seen = backbone(model, self.solver_name)

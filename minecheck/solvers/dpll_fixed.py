@@ -16,7 +16,8 @@ from math import comb
 
 from minecheck.answers import Answers, CellAnswer, Mode, SolverResult, Verdict, verdict_of
 from minecheck.board import Board, label
-from minecheck.constraints import Component, ConstraintSystem, Contradiction, build_constraints
+from minecheck.constraints import Component, ConstraintSystem
+from minecheck.registry import system_or_refusal
 from minecheck.solvers.cnf import CNF, between_by_counter, component_cnf
 from minecheck.solvers.dpll_search import Tally, count_models, satisfier
 
@@ -31,12 +32,9 @@ class FixedDpll:
         self.name = "dpll@fixed"
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
-        if mode is Mode.GLOBAL and board.total_mines is None:
-            raise ValueError("the global mode needs the total mine count (a header WxHxM)")
-        try:
-            system = build_constraints(board)
-        except Contradiction as err:  # a digit no layout satisfies: the seed skips it
-            return SolverResult(self.name, mode, consistent=False, reason=str(err), layouts=0)
+        system = system_or_refusal(self.name, board, mode, layouts=0)
+        if isinstance(system, SolverResult):
+            return system
         return solve_system(self.name, system, mode)
 
 

@@ -46,7 +46,8 @@ from math import ceil, comb
 
 from minecheck.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.board import Board, label
-from minecheck.constraints import ConstraintSystem, Contradiction, build_constraints
+from minecheck.constraints import ConstraintSystem
+from minecheck.registry import system_or_refusal
 from minecheck.solvers.gibbs_seed import batch_stderr, seed_option
 
 # -- the fixed variant: heat-bath windows over box counts ------------------------------------
@@ -421,12 +422,9 @@ class FixedGibbs:
         self.settings = settings
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
-        if mode is Mode.GLOBAL and board.total_mines is None:
-            raise ValueError("the global mode needs the total mine count (a header WxHxM)")
-        try:
-            system = build_constraints(board)
-        except Contradiction as err:
-            return SolverResult(self.name, mode, consistent=False, reason=str(err))
+        system = system_or_refusal(self.name, board, mode)
+        if isinstance(system, SolverResult):
+            return system
         remaining = system.mines_remaining if mode is Mode.GLOBAL else None
         target = Target(box_graph(system), len(system.off_frontier), remaining)
         full = FullDraw(target)

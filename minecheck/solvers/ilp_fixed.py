@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from minecheck.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.board import Board, label
-from minecheck.constraints import Component, ConstraintSystem, Contradiction, build_constraints
+from minecheck.constraints import Component, ConstraintSystem
+from minecheck.registry import system_or_refusal
 from minecheck.solvers.ilp_seed import INTEGRAL_TOL
 from minecheck.solvers.simplex import LP, OPTIMAL, solve_fixed
 
@@ -171,12 +172,9 @@ class FixedIlpSolver:
         self.name = "ilp@fixed"
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
-        if mode is Mode.GLOBAL and board.total_mines is None:
-            raise ValueError("the global mode needs the total mine count (a header WxHxM)")
-        try:
-            system = build_constraints(board)
-        except Contradiction as err:
-            return SolverResult(self.name, mode, consistent=False, reason=str(err))
+        system = system_or_refusal(self.name, board, mode)
+        if isinstance(system, SolverResult):
+            return system
         models = [component_model(comp) for comp in system.components]
         if mode is Mode.GLOBAL:  # the total couples the components: one model for the whole frontier,
             unsolvable = (m for m in models if find_solution(m, (0,) * len(m.variables), m.upper) is None)
