@@ -41,13 +41,14 @@ def test_sat_and_brute_references_equal_exact(name, b, mode):
 
 
 @settings(max_examples=30)
-@given(b=boards(), mode=st.sampled_from([Mode.LOCAL, Mode.GLOBAL]))
-def test_cbc_batched_and_per_cell_equal_exact(b, mode):
-    exact = run_solver(get_solver("exact"), b, mode)
-    for name in ("cbc", "cbc:per-cell"):
-        other = run_solver(get_solver(name), b, mode)
-        assert other.error is None and other.consistent == exact.consistent
-        assert verdicts(other) == verdicts(exact)
+@given(b=boards(), mode=st.sampled_from([Mode.LOCAL, Mode.GLOBAL]), sat_limit=st.sampled_from([-1, cbc.WITNESS_LIMIT]))
+def test_cbc_batched_and_per_cell_equal_exact(b, mode, sat_limit):
+    saved, cbc.WITNESS_LIMIT = cbc.WITNESS_LIMIT, sat_limit  # -1: CBC searches alone, no SAT layouts
+    try:
+        for name in ("cbc", "cbc:per-cell"):
+            same_as_exact(name, b, mode)
+    finally:
+        cbc.WITNESS_LIMIT = saved
 
 
 def test_brute_declines_politely_above_its_cap():
@@ -94,14 +95,67 @@ def test_a_hanging_solver_is_stopped_by_the_timeout(monkeypatch):
     assert result.error.startswith("Timeout") and result.seconds < 2
 
 
+def calls_to(monkeypatch, owner, name: str) -> list:
+    """Record the calls to owner.name (still calling it)."""
+    seen, original = [], getattr(owner, name)
+
+    def spy(*args, **kwargs):
+        seen.append(args)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, spy)
+    return seen
+
+
+def same_as_exact(name: str, b, mode: Mode) -> None:
+    result = run_solver(get_solver(name), b, mode)
+    exact = run_solver(get_solver("exact"), b, mode)
+    assert result.error is None and result.consistent == exact.consistent
+    assert verdicts(result) == verdicts(exact)
+
+
 def test_a_wrong_witness_is_rejected_and_cbc_decides_alone(monkeypatch):
     from minecheck.references import minisat
     from minecheck.references.backbone import Solution
 
-    monkeypatch.setattr(minisat, "find_solution", lambda model, *a: Solution(frozenset(model.cells)))
-    b = board("HHH/121")
-    result = run_solver(get_solver("cbc"), b, Mode.LOCAL)
-    assert verdicts(result) == verdicts(run_solver(get_solver("exact"), b, Mode.LOCAL))
+    monkeypatch.setattr(minisat, "backbone_solutions", lambda model, *a: (Solution(frozenset(model.cells)),))
+    firsts = calls_to(monkeypatch, cbc, "first_solutions")
+    same_as_exact("cbc", board("HHH/121"), Mode.LOCAL)
+    assert len(firsts) == 1  # CBC found the first layout itself
+
+
+def test_a_sat_solver_that_wrongly_says_unsat_is_overruled_by_cbc(monkeypatch):
+    from minecheck.references import minisat
+
+    monkeypatch.setattr(minisat, "backbone_solutions", lambda model, *a: None)
+    same_as_exact("cbc", board("HHHH/1221"), Mode.LOCAL)
+
+
+def test_witnesses_that_miss_layouts_leave_the_yes_answers_to_cbc(monkeypatch):
+    from minecheck.references import minisat
+
+    original = minisat.backbone_solutions
+    monkeypatch.setattr(minisat, "backbone_solutions", lambda model, *a: original(model)[:1])
+    flips = calls_to(monkeypatch, cbc, "_flip_call")
+    b = board("HHHHHH/H1221H/HHHHHH")
+    same_as_exact("cbc", b, Mode.LOCAL)
+    assert len(flips) >= 2  # a call that flipped something, then the one that proved the rest "no"
+
+
+def test_a_model_too_big_for_sat_is_searched_by_cbc_alone(monkeypatch):
+    from minecheck.references import minisat
+
+    monkeypatch.setattr(cbc, "WITNESS_LIMIT", 0)
+    asked = calls_to(monkeypatch, minisat, "backbone_solutions")
+    same_as_exact("cbc", board("6x2x3/HHHHHH/121HHH"), Mode.GLOBAL)
+    assert not asked
+
+
+def test_cbc_garbage_layout_is_an_error_not_a_verdict(monkeypatch):
+    monkeypatch.setattr(cbc, "_value", lambda v: 1.0)  # every cell a mine: breaks the rows
+    monkeypatch.setattr(cbc, "witnesses", lambda model: None)
+    result = run_solver(get_solver("cbc"), board("HHH/121"), Mode.LOCAL)
+    assert "CBC returned a layout that breaks a row" in result.error and not result.cells
 
 
 def test_satisfies_checks_every_row_and_the_total():
@@ -113,3 +167,13 @@ def test_satisfies_checks_every_row_and_the_total():
     assert satisfies(model, Solution(frozenset({2})))
     assert not satisfies(model, Solution(frozenset({0})))  # the second 1 is unsatisfied
     assert not satisfies(model, Solution(frozenset({0, 4})))  # two mines, the total is one
+
+
+def test_a_cross_check_pays_for_the_sat_search_once_per_model():
+    from minecheck.crosscheck import check_board
+    from minecheck.references import minisat
+
+    minisat.backbone_solutions.cache_clear()
+    check_board(generate_board(recipe("play", 1, level="expert")), [])
+    info = minisat.backbone_solutions.cache_info()
+    assert info.misses > 0 and info.hits == info.misses  # cbc took the minisat reference's layouts

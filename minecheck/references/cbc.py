@@ -1,10 +1,12 @@
 """Reference ``cbc``: the 0-1 model solved by CBC through PuLP; verdicts by backbone.
 
-Each CBC call starts a process (a few ms), so calls are what to save.  The batched backbone
-asks every open question in ONE model: an independent copy of the model per question, each
-with an indicator that can be 1 only if its copy answers "yes", and the sum of indicators
-maximised.  Copies are independent, so at the optimum an indicator is 0 exactly when its
-question has no solution; every copy's assignment is a real solution and is kept.
+Each CBC call starts a process (a few ms), so calls are what to save.  A "yes" ("can this
+cell be a mine?") needs only a layout, which anyone may find and anyone can check; a "no"
+needs a proof, which here only CBC gives.  So the batched backbone takes layouts from an
+in-process SAT search, checks each against every row, and asks CBC the questions they leave
+in ONE model: a copy of each model with an indicator per question and the number of "yes"
+indicators maximised; an optimum of 0 proves every one of them "no".  ``cbc:per-cell`` is the
+baseline: one CBC call per question, reusing every layout CBC found.
 Also here: general LPs and LP relaxations solved by CBC (or HiGHS), for the simplex comparison.
 """
 
@@ -51,9 +53,13 @@ def _add_copy(prob: pulp.LpProblem, model: Model, tag: str) -> Copy:
     return x, off
 
 
-def _solution(x: dict[int, pulp.LpVariable], off: pulp.LpVariable | None) -> Solution:
-    mines = frozenset(c for c, v in x.items() if _value(v) > 0.5)
-    return Solution(mines, round(_value(off)) if off is not None else 0)
+def _solution(model: Model, copy: Copy) -> Solution:
+    """The layout CBC gave for one copy, checked against every row: garbage is an error, not a verdict."""
+    x, off = copy
+    sol = Solution(frozenset(c for c, v in x.items() if _value(v) > 0.5), round(_value(off)) if off is not None else 0)
+    if not satisfies(model, sol):
+        raise ReferenceFailure("CBC returned a layout that breaks a row of its own model")
+    return sol
 
 
 def _value(v: pulp.LpVariable) -> float:
@@ -87,7 +93,7 @@ def _ask(prob: pulp.LpProblem, x: dict, off, model: Model, cell: int, mine: bool
 def first_solution(model: Model, fix: tuple[int, bool] | None = None) -> Solution | None:
     """One feasible assignment (optionally with one cell, or the off count, forced), or None."""
     prob = pulp.LpProblem("minecheck", pulp.LpMaximize)
-    x, off = _add_copy(prob, model, "")
+    copy = x, off = _add_copy(prob, model, "")
     if fix is None:
         prob += pulp.lpSum([])  # feasibility only
     else:
@@ -97,7 +103,7 @@ def first_solution(model: Model, fix: tuple[int, bool] | None = None) -> Solutio
         else:
             prob += x[cell] == int(mine), "fix"
         prob += pulp.lpSum([])
-    return _solution(x, off) if _solve(prob) == "Optimal" else None
+    return _solution(model, copy) if _solve(prob) == "Optimal" else None
 
 
 def first_solutions(all_models: tuple[Model, ...]) -> list[Solution] | int:
@@ -106,7 +112,7 @@ def first_solutions(all_models: tuple[Model, ...]) -> list[Solution] | int:
     copies = [_add_copy(prob, m, f"m{i}") for i, m in enumerate(all_models)]
     prob += pulp.lpSum([])
     if _solve(prob) == "Optimal":
-        return [_solution(x, off) for x, off in copies]
+        return [_solution(m, copy) for m, copy in zip(all_models, copies)]
     return next(i for i, m in enumerate(all_models) if first_solution(m) is None)
 
 
@@ -129,53 +135,75 @@ def backbone_per_cell(all_models: tuple[Model, ...]) -> list[Seen] | int:
     return seens
 
 
-def witnesses(all_models: tuple[Model, ...]) -> list[Solution] | None:
-    """A first solution per model found in-process by a SAT solver and checked row by row, or None.
+WITNESS_LIMIT = 10_000  # SAT's counter for a global total (cells x mines) beyond which CBC finds layouts faster
 
-    A layout that satisfies every row is a certificate whoever found it, so this saves a CBC
-    process without trusting the SAT solver: every "no" below still comes from CBC alone.
+
+def witnesses(model: Model) -> list[Solution] | None:
+    """The layouts an in-process SAT backbone search finds, each checked row by row; None if there
+    are none to trust (unsatisfiable, a layout breaks a row, or the model is too big for SAT).
+
+    A layout that satisfies every row is a certificate whoever found it: it answers "yes" to
+    every question it flips without trusting the SAT solver.  Every "no" still comes from CBC.
     """
-    from minecheck.references.minisat import find_solution
+    from minecheck.references.minisat import DEFAULT, backbone_solutions, counter_size
 
-    found = []
-    for model in all_models:
-        sol = find_solution(model)
-        if sol is None or not satisfies(model, sol):
-            return None  # let CBC decide (and explain) consistency itself
-        found.append(sol)
-    return found
+    if counter_size(model) > WITNESS_LIMIT:
+        return None
+    sols = backbone_solutions(model, DEFAULT)  # as the minisat reference asks: one search, cached
+    return sols if sols and all(satisfies(model, sol) for sol in sols) else None
 
 
-def backbone_batched(all_models: tuple[Model, ...]) -> list[Seen] | int:
-    """One CBC call for the whole board: every open question at once, after a checked first solution.
+def _flip_call(seens: list[Seen]) -> bool:
+    """ONE CBC call asking, for every model with open questions, for a layout that flips as many
+    of them as possible; keeps the layouts; True if any question was answered "yes".
 
-    The first solution per model is a verified witness (``witnesses``), or else one CBC call.
-    The batched model holds, per open question, an independent copy of that question's model
-    (its component only, in the local mode) with an indicator; maximising the indicators
-    answers every question of the board in one CBC run.
+    At an optimum of 0 no layout of any model flips any open question: CBC has proved them all
+    "no" at once (the models are independent copies, so their optima add up).
     """
-    firsts = witnesses(all_models) or first_solutions(all_models)
-    if isinstance(firsts, int):
-        return firsts
-    seens = []
-    for model, first in zip(all_models, firsts):
-        seen = Seen(model)
-        seen.add(first)
-        seens.append(seen)
     prob = pulp.LpProblem("backbone", pulp.LpMaximize)
     copies, indicators = [], []
     for i, seen in enumerate(seens):
-        for q, (cell, mine) in enumerate(seen.open_questions()):
-            x, off = _add_copy(prob, seen.model, f"m{i}q{q}")
-            indicators.append(_ask(prob, x, off, seen.model, cell, mine, f"m{i}q{q}"))
-            copies.append((seen, x, off))
-    if not copies:
-        return seens
+        questions = seen.open_questions()
+        if questions:
+            copy = _add_copy(prob, seen.model, f"m{i}")
+            indicators += [_ask(prob, *copy, seen.model, cell, mine, f"m{i}q{q}")
+                           for q, (cell, mine) in enumerate(questions)]
+            copies.append((seen, copy))
     prob += pulp.lpSum(indicators)
     if _solve(prob) != "Optimal":
         raise ReferenceFailure("CBC called a model with a known solution infeasible")
-    for seen, x, off in copies:
-        seen.add(_solution(x, off))
+    before = sum(len(seen.open_questions()) for seen, _ in copies)
+    for seen, copy in copies:
+        seen.add(_solution(seen.model, copy))
+    return sum(len(seen.open_questions()) for seen, _ in copies) < before
+
+
+def backbone_batched(all_models: tuple[Model, ...]) -> list[Seen] | int:
+    """Every open question of the board in one CBC call, after checked witnesses answered the "yes"es.
+
+    Witnesses come from an in-process SAT search (``witnesses``); a model without them gets its
+    first layout from CBC (one call for all such models), and CBC alone then decides whether it
+    is consistent.  The questions left are the backbone candidates: one CBC model, holding a
+    copy of each model with a candidate and maximising the number of candidates flipped, proves
+    them all "no" at once.  Should it flip some (the witnesses missed a layout), those are
+    answered and the call repeats with the rest.
+    """
+    found = [witnesses(model) for model in all_models]
+    missing = [i for i, sols in enumerate(found) if sols is None]
+    if missing:
+        firsts = first_solutions(tuple(all_models[i] for i in missing))
+        if isinstance(firsts, int):
+            return missing[firsts]
+        for i, first in zip(missing, firsts):
+            found[i] = [first]
+    seens = []
+    for model, sols in zip(all_models, found):
+        seen = Seen(model)
+        for sol in sols:
+            seen.add(sol)
+        seens.append(seen)
+    while any(seen.open_questions() for seen in seens) and _flip_call(seens):
+        pass
     return seens
 
 

@@ -12,6 +12,8 @@ The backbone then asks "can the first be a mine?" and "can the last be safe?".
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 from pysat.solvers import Solver, SolverNames
@@ -37,7 +39,7 @@ def _clauses(model: Model, pool: IDPool) -> list[list[int]]:
         return clauses
     # ordered off cells: the first `low` must be mines and those from `high` on safe, so the
     # cardinality constraint only spans the frontier and the off cells in between
-    low, high = max(0, model.total - len(model.cells)), min(len(off), model.total)
+    low, high = _counter_span(model)
     if low > high:
         return [[]]  # the total cannot be met at all: an empty clause
     clauses.extend([v] for v in off[:low])
@@ -49,6 +51,23 @@ def _clauses(model: Model, pool: IDPool) -> list[list[int]]:
     elif model.total - low:
         return [[]]
     return clauses
+
+
+def _counter_span(model: Model) -> tuple[int, int]:
+    """The off-frontier cells the total's counter spans: [low, high) of the ordered off cells."""
+    return max(0, model.total - len(model.cells)), min(len(model.off_cells), model.total)
+
+
+def counter_size(model: Model) -> int:
+    """About how many auxiliary variables the global total's sequential counter needs (0 in the local mode).
+
+    It grows as cells x mines: on a 300-cell Expert frontier it is ~50,000 variables, and
+    encoding and solving it costs more than CBC's search (see bench/crosscheck.py).
+    """
+    if model.total is None:
+        return 0
+    low, high = _counter_span(model)
+    return max(0, len(model.cells) + high - low) * max(0, model.total - low)
 
 
 def _encoded(model: Model) -> tuple[dict[int, int], list[list[int]]]:
@@ -64,25 +83,24 @@ def _solution(model: Model, var: dict[int, int], sat: Solver) -> Solution:
                     sum(1 for c in model.off_cells if var[c] in true))
 
 
-def find_solution(model: Model, solver_name: str = DEFAULT) -> Solution | None:
-    """One satisfying layout of the model, or None when the CNF is unsatisfiable."""
-    var, clauses = _encoded(model)
-    if [] in clauses:
-        return None
-    with Solver(name=solver_name, bootstrap_with=clauses) as sat:
-        return _solution(model, var, sat) if sat.solve() else None
+@lru_cache(maxsize=64)
+def backbone_solutions(model: Model, solver_name: str = DEFAULT) -> tuple[Solution, ...] | None:
+    """The layouts an incremental backbone search finds (under assumptions, one per question no
+    earlier layout answered); None if the CNF is unsatisfiable.  Together they show every value a
+    cell can take, so a cell none of them flips is in the backbone.
 
-
-def backbone(model: Model, solver_name: str = DEFAULT) -> Seen | None:
-    """Verdicts by incremental SAT calls under assumptions, reusing every model found; None if UNSAT."""
+    Cached per model: in a cross-check the ``cbc`` reference takes its layouts from the same
+    search (checking each), so a board pays for it once.
+    """
     var, clauses = _encoded(model)
     if [] in clauses:
         return None
     with Solver(name=solver_name, bootstrap_with=clauses) as sat:
         if not sat.solve():
             return None
+        found = [_solution(model, var, sat)]
         seen = Seen(model)
-        seen.add(_solution(model, var, sat))
+        seen.add(found[0])
         for cell, mine in seen.open_questions():
             if cell in (seen.mine if mine else seen.safe):
                 continue
@@ -91,7 +109,19 @@ def backbone(model: Model, solver_name: str = DEFAULT) -> Seen | None:
             else:
                 lit = var[cell] if mine else -var[cell]
             if sat.solve(assumptions=[lit]):
-                seen.add(_solution(model, var, sat))
+                found.append(_solution(model, var, sat))
+                seen.add(found[-1])
+    return tuple(found)
+
+
+def backbone(model: Model, solver_name: str = DEFAULT) -> Seen | None:
+    """Verdicts by incremental SAT calls under assumptions, reusing every model found; None if UNSAT."""
+    found = backbone_solutions(model, solver_name)
+    if found is None:
+        return None
+    seen = Seen(model)
+    for sol in found:
+        seen.add(sol)
     return seen
 
 
