@@ -8,12 +8,17 @@ On stuck Intermediate and Expert positions (``recipe('play', seed, level=...)``)
     modes): boards/s, and where the time goes per solver (``SolverResult.seconds`` summed), the
     simplex relaxations (simplex variants and CBC's LP calls) and the rest (comparisons).  Each
     solver run is capped (``--timeout``) so that dpll@seed cannot dominate; the capped runs are counted.
-(b) the CBC backbone per position: batched (``cbc``: a checked SAT witness, then one CBC call)
-    against per-cell (``cbc:per-cell``: one call per open question, reusing every solution); in
-    both modes, the order rotated per position and repeated; a position's time is the least of
-    its repeats (the least disturbed).  Target: batched at least 4x faster than per-cell.
-    Then the ratio by how many calls per-cell needed, and where a call's time goes (model
-    building, MPS writing, the CBC process, reading the solution).
+(b) the CBC backbone per position, three ways: batched (``cbc``: layouts from an in-process SAT
+    search, each checked, answer the "yes"es; one CBC call proves the questions they leave "no"),
+    CBC-only (the same with no SAT layouts: CBC finds every layout, maximising the questions each
+    call flips) and per-cell (``cbc:per-cell``: one call per open question, reusing every layout
+    CBC found).  On the stuck positions nothing is determined, so batched rarely needs CBC at
+    all; the revealed boards (each level's size and density, half the safe cells open) have
+    hundreds of determined cells, so there CBC has "no"s to prove.  Both modes; the order rotated
+    per position and repeated; a position's time is the least of its repeats (the least
+    disturbed).  Target: batched at least 4x faster than per-cell.  Then the ratio by how many
+    CBC calls batched made, and where a call's time goes (model building, MPS writing, the CBC
+    process, reading the solution).
 (c) the cross-check against its slowest reference: ``check_board`` with no subjects (the
     references and their comparisons, both modes) against the slowest single reference run
     alone on the same board (both modes).  Target: at most 2x.  Also the full check of (a)
@@ -39,10 +44,12 @@ from pulp.apis import coin_api
 import minecheck.crosscheck as crosscheck
 import minecheck.lpcheck as lpcheck
 import minecheck.references.cbc as cbc
+import minecheck.references.minisat as minisat
 from minecheck.answers import Mode
 from minecheck.board import Board
 from minecheck.constraints import build_constraints
 from minecheck.crosscheck import check_board
+from minecheck.generators import LEVELS as LEVELS_SIZE
 from minecheck.generators import generate_board, recipe
 from minecheck.references.model import models
 from minecheck.registry import REFERENCES, get_solver, run_solver
@@ -110,8 +117,23 @@ class TimedPopen(subprocess.Popen):
         return code
 
 
+class CbcOnly:
+    """``cbc`` with no SAT layouts: CBC finds every layout itself - what the batching alone is worth."""
+
+    def __init__(self) -> None:
+        self.inner = get_solver("cbc")
+        self.name, self.answers, self.modes = "cbc (CBC only)", self.inner.answers, self.inner.modes
+
+    def solve(self, board: Board, mode: Mode):
+        saved, cbc.WITNESS_LIMIT = cbc.WITNESS_LIMIT, -1
+        try:
+            return self.inner.solve(board, mode)
+        finally:
+            cbc.WITNESS_LIMIT = saved
+
+
 def backbones() -> dict[str, object]:
-    return {"batched": get_solver("cbc"), "per-cell": get_solver("cbc:per-cell")}
+    return {"batched": get_solver("cbc"), "CBC-only": CbcOnly(), "per-cell": get_solver("cbc:per-cell")}
 
 
 # -- clocks ---------------------------------------------------------------------------------------
@@ -132,8 +154,16 @@ def cpu_now() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
+def cold() -> None:
+    """Forget what earlier runs cached (the constraint system, the SAT search): every timed run
+    starts as a campaign's new board does."""
+    build_constraints.cache_clear()
+    minisat.backbone_solutions.cache_clear()
+
+
 def clocked(call, *args, **kwargs):
-    """call(*args, **kwargs) and what it spent."""
+    """call(*args, **kwargs), started cold, and what it spent."""
+    cold()
     wall, cpu = time.perf_counter(), cpu_now()
     out = call(*args, **kwargs)
     return out, Spent(time.perf_counter() - wall, cpu_now() - cpu)
@@ -254,7 +284,7 @@ def report_against_references(rows: list[dict], repeats: int) -> None:
 
 # -- (b): the backbone, batched against per-cell --------------------------------------------------
 
-def backbone_runs(boards, repeats: int) -> list[dict]:
+def backbone_runs(boards, repeats: int, kind: str) -> list[dict]:
     """Per position and mode: each variant `repeats` times in a rotated order; the least time kept."""
     variants = backbones()
     names = list(variants)
@@ -270,7 +300,7 @@ def backbone_runs(boards, repeats: int) -> list[dict]:
         with watch.on(*targets):
             for k, (level, seed, board) in enumerate(boards):
                 for mode in MODES:
-                    row: dict = {"level": level, "seed": seed, "mode": mode, "time": {}, "parts": {}}
+                    row: dict = {"kind": kind, "level": level, "seed": seed, "mode": mode, "time": {}, "parts": {}}
                     answers = {}
                     for rep in range(repeats):
                         turn = (k + rep) % len(names)
@@ -306,46 +336,62 @@ def bare_process_start(times: int = 20) -> float:
     return median(spent)
 
 
-VARIANTS = ("batched", "per-cell")
-PAIRS = (("per-cell", "batched"),)
+VARIANTS = ("batched", "CBC-only", "per-cell")
+PAIRS = (("per-cell", "batched"), ("per-cell", "CBC-only"))
+KINDS = ("stuck", "revealed")
+
+
+def calls(row: dict, name: str) -> int:
+    """CBC calls the variant made on this position (in its least disturbed repeat)."""
+    return row["parts"][name][1].get("solve", 0)
 
 
 def report_backbones(rows: list[dict], repeats: int) -> None:
     print(f"\n(b) CBC backbone per position (least of {repeats} interleaved repeat(s)); a ratio is the median over"
-          "\n    positions of the per-position ratio, by wall time and by CPU time (this process + CBC's)")
-    print(f"  {'level':13} {'mode':7} {'n':>3} " + " ".join(f"{n:>9}" for n in VARIANTS) + " "
-          + " ".join(f"{a + '/' + b:>21}" for a, b in PAIRS))
-    print(f"  {'':27} " + " ".join(f"{'wall':>9}" for _ in VARIANTS) + " "
-          + " ".join(f"{'wall':>10} {'CPU':>10}" for _ in PAIRS))
-    groups = [(lv, m) for lv in LEVELS for m in MODES] + [("all", m) for m in MODES] + [("all", None)]
-    for level, mode in groups:
-        mine = [r for r in rows if level in ("all", r["level"]) and mode in (None, r["mode"])]
-        print(f"  {level:13} {mode.value if mode else 'both':7} {len(mine):>3} "
-              + " ".join(f"{1000 * median([r['time'][n].wall for r in mine]):7.1f}ms" for n in VARIANTS) + " "
-              + " ".join(f"{ratio(mine, a, b):9.2f}x {ratio(mine, a, b, 'cpu'):9.2f}x" for a, b in PAIRS))
+          "\n    positions of the per-position ratio, by wall time and by CPU time (this process + CBC's);"
+          "\n    calls: median (max) CBC calls per position")
+    print(f"  {'kind':8} {'level':12} {'mode':6} {'n':>3} " + " ".join(f"{n:>16}" for n in VARIANTS) + " "
+          + " ".join(f"{a + '/' + b:>19}" for a, b in PAIRS))
+    print(f"  {'':33}" + " ".join(f"{'wall':>8} {'calls':>7}" for _ in VARIANTS) + " "
+          + " ".join(f"{'wall':>9} {'CPU':>9}" for _ in PAIRS))
+    groups = [(k, lv, m) for k in KINDS for lv in LEVELS for m in MODES]
+    groups += [(k, "all", m) for k in KINDS for m in MODES] + [(k, "all", None) for k in (*KINDS, "all")]
+    for kind, level, mode in groups:
+        mine = [r for r in rows if kind in ("all", r["kind"]) and level in ("all", r["level"])
+                and mode in (None, r["mode"])]
+        if not mine:
+            continue
+        print(f"  {kind:8} {level:12} {mode.value if mode else 'both':6} {len(mine):>3} "
+              + " ".join(f"{1000 * median([r['time'][n].wall for r in mine]):6.1f}ms "
+                         f"{median([calls(r, n) for r in mine]):>3g}({max(calls(r, n) for r in mine):>3})"
+                         for n in VARIANTS) + " "
+              + " ".join(f"{ratio(mine, a, b):8.2f}x {ratio(mine, a, b, 'cpu'):8.2f}x" for a, b in PAIRS))
     disagree = [r for r in rows if not r["agree"]]
     print(f"  verdicts of all {len(VARIANTS)} variants agree on {len(rows) - len(disagree)}/{len(rows)} position-modes")
-    for mode in MODES:
-        mine = [r for r in rows if r["mode"] == mode]
-        wall, cpu = ratio(mine, "per-cell", "batched"), ratio(mine, "per-cell", "batched", "cpu")
-        print(f"  {mode.value}: per-cell / batched median {wall:.2f}x wall, {cpu:.2f}x CPU -> target (>= 4x) "
-              f"{'met' if min(wall, cpu) >= 4 else 'NOT met'}")
+    for kind in KINDS:
+        for mode in MODES:
+            mine = [r for r in rows if r["mode"] == mode and r["kind"] == kind]
+            wall, cpu = ratio(mine, "per-cell", "batched"), ratio(mine, "per-cell", "batched", "cpu")
+            print(f"  {kind} {mode.value}: per-cell / batched median {wall:.2f}x wall, {cpu:.2f}x CPU -> "
+                  f"target (>= 4x) {'met' if min(wall, cpu) >= 4 else 'NOT met'}")
 
 
 def report_by_calls(rows: list[dict]) -> None:
-    """per-cell / batched against the number of CBC calls per-cell needed: batched always makes 2."""
-    print("\n    per-cell / batched by the CBC calls per-cell needed (batched: one, after a checked witness)")
-    for low, high in ((1, 4), (5, 8), (9, 12), (13, 10**6)):
-        mine = [r for r in rows if low <= r["parts"]["per-cell"][1].get("solve", 0) <= high]
+    """per-cell / batched by how many CBC calls batched made: 0 when checked SAT layouts answered everything."""
+    print("\n    per-cell / batched by the CBC calls batched made (0: every question had a checked SAT layout,"
+          "\n    nothing was left to prove; 1: CBC proved every remaining question \"no\" in one call)")
+    for low, high in ((0, 0), (1, 1), (2, 10**6)):
+        mine = [r for r in rows if low <= calls(r, "batched") <= high]
         if mine:
-            print(f"  {low:>2}-{min(high, 99):<2} calls: {len(mine):>3} position-modes, per-cell / batched "
-                  f"{ratio(mine, 'per-cell', 'batched'):.2f}x wall, "
-                  f"{ratio(mine, 'per-cell', 'batched', 'cpu'):.2f}x CPU")
+            kinds = ", ".join(f"{k} {sum(r['kind'] == k for r in mine)}" for k in KINDS)
+            wall, cpu = ratio(mine, "per-cell", "batched"), ratio(mine, "per-cell", "batched", "cpu")
+            print(f"  {low}{'+' if high > 1 else ' '} calls: {len(mine):>3} position-modes ({kinds}), "
+                  f"per-cell / batched {wall:.2f}x wall, {cpu:.2f}x CPU")
 
 
 def report_naive(rows: list[dict]) -> None:
     """An estimate, not a measurement: per-cell without reusing the solutions it finds."""
-    per_call = median([r["time"]["per-cell"].wall / max(1, r["parts"]["per-cell"][1].get("solve", 0)) for r in rows])
+    per_call = median([r["time"]["per-cell"].wall / max(1, calls(r, "per-cell")) for r in rows])
     naive = [r["questions"] * per_call / r["time"]["batched"].wall for r in rows]
     print(f"\n    for scale, ESTIMATED (not measured): a per-cell backbone that reused no solution would make one call"
           f"\n    per model plus one per cell (median {median([r['questions'] for r in rows]):g} calls per position)"
@@ -358,12 +404,12 @@ def report_breakdown(rows: list[dict]) -> None:
     print(f"\n    where the backbone's time goes (all positions, both modes; the CBC binary started and stopped"
           f"\n    with no model: {1000 * bare_process_start():.1f} ms wall)")
     print(f"  {'variant':11} {'calls/position':>15} {'ms/call':>8} {'CPU ms/call':>11} {'CBC process':>12} "
-          f"{'write MPS':>10} {'read sol':>9} {'PuLP other':>11} {'build model':>12}")
+          f"{'write MPS':>10} {'read sol':>9} {'PuLP other':>11} {'own Python':>11}")
     for name in VARIANTS:
         parts = [r["parts"][name] for r in rows]
-        calls = [p[1].get("solve", 0) for p in parts]
-        per_call = median([p[2] / max(1, c) for p, c in zip(parts, calls)])
-        cpu_per_call = median([r["time"][name].cpu / max(1, c) for r, c in zip(rows, calls)])
+        made = [p[1].get("solve", 0) for p in parts]
+        per_call = median([p[2] / max(1, c) for p, c in zip(parts, made) if c])
+        cpu_per_call = median([r["time"][name].cpu / c for r, c in zip(rows, made) if c])
         total = sum(p[2] for p in parts)
         part: dict[str, float] = defaultdict(float)
         for p in parts:
@@ -371,17 +417,30 @@ def report_breakdown(rows: list[dict]) -> None:
                 part[key] += s
         shares = (part["process"], part["write MPS"], part["read solution"],  # nested: solve holds the other three
                   part["solve"] - part["process"] - part["write MPS"] - part["read solution"], total - part["solve"])
-        print(f"  {name:11} {median(calls):>7.0f} (max {max(calls):>3}) {1000 * per_call:7.1f} "
+        print(f"  {name:11} {median(made):>7.0f} (max {max(made):>3}) {1000 * per_call:7.1f} "
               f"{1000 * cpu_per_call:11.1f} "
               + " ".join(f"{100 * s / total:>{w}.0f}%" for s, w in zip(shares, (11, 9, 8, 10, 11))))
-    print("  (ms/call: median over positions; shares: of the summed wall time.  CBC process = from its start to"
-          "\n   its end, as PuLP waits for it; PuLP other = temp files, checks; build model = minecheck's Python"
-          "\n   building the PuLP model and reading the answers)")
+    print("  (ms/call: median over positions with a call; shares: of the summed wall time.  CBC process = from"
+          "\n   its start to its end, as PuLP waits for it; PuLP other = temp files, checks; own Python = minecheck"
+          "\n   building the PuLP models, reading and checking the answers, and for batched the SAT search)")
 
 
 def positions(count: int) -> list[tuple[str, int, Board]]:
+    """Stuck positions: games played by sound deduction until nothing is determined (in either mode)."""
     return [(level, seed, generate_board(recipe("play", seed, level=level)))
             for level in LEVELS for seed in range(count)]
+
+
+def revealed(count: int) -> list[tuple[str, int, Board]]:
+    """Boards of each level's size and mine density with every safe cell opened with probability 1/2:
+    large frontiers with many determined cells, so CBC has "no"s to prove."""
+    boards = []
+    for level in LEVELS:
+        width, height, mines = LEVELS_SIZE[level]
+        boards += [(level, seed, generate_board(recipe("reveal", seed, width=width, height=height,
+                                                       density=mines / (width * height), open_prob=0.5)))
+                   for seed in range(count)]
+    return boards
 
 
 def main() -> None:
@@ -394,10 +453,11 @@ def main() -> None:
     repeats = 2 if args.quick else 3
     start = time.perf_counter()
     boards = positions(4 if args.quick else 20)
+    opened = revealed(1 if args.quick else 4)
     warm = generate_board(recipe("play", 0, level="beginner"))
     check_board(warm, SUBJECTS, timeout=5.0)  # imports and first calls, untimed
-    print(f"{len(boards)} stuck positions ({', '.join(LEVELS)})\n\n(b) backbones:")
-    backbone = backbone_runs(boards, repeats)
+    print(f"{len(boards)} stuck positions and {len(opened)} revealed boards ({', '.join(LEVELS)})\n\n(b) backbones:")
+    backbone = backbone_runs(boards, repeats, "stuck") + backbone_runs(opened, repeats, "revealed")
     if args.backbone_only:
         report_backbones(backbone, repeats)
         report_by_calls(backbone)
