@@ -51,8 +51,6 @@ MIX: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = (
 )
 
 
-
-
 @dataclass(frozen=True)
 class Config:
     """Everything that decides a campaign's boards and checks (not how fast it runs)."""
