@@ -62,7 +62,7 @@ def counter_size(model: Model) -> int:
     """About how many auxiliary variables the global total's sequential counter needs (0 in the local mode).
 
     It grows as cells x mines: on a 300-cell Expert frontier it is ~50,000 variables, and
-    encoding and solving it costs more than CBC's search (see bench/crosscheck.py).
+    encoding and solving it then costs more than CBC's own search (see cbc.WITNESS_LIMIT).
     """
     if model.total is None:
         return 0
