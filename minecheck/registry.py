@@ -93,6 +93,13 @@ def _deadline(seconds: float | None):
         signal.signal(signal.SIGALRM, previous)
 
 
+def require_mode(solver: Solver, mode: Mode) -> None:
+    """A mode the solver does not answer is the caller's mistake, not a finding: say so plainly."""
+    if mode not in solver.modes:
+        names = " and ".join(sorted(m.value for m in solver.modes))
+        raise ValueError(f"{solver.name} answers the {names} mode only, not {mode.value}")
+
+
 def system_or_refusal(name: str, board: Board, mode: Mode, **answer) -> ConstraintSystem | SolverResult:
     """The shared start of every solver that reads the constraint system: the system, or the
     inconsistent answer naming the digit (``answer`` adds fields such as layouts=0); the global

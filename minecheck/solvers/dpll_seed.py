@@ -14,6 +14,7 @@ from itertools import chain
 
 from minecheck.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.board import Board
+from minecheck.registry import require_mode
 from minecheck.solvers.cnf import CNF, Clause, seed_board_cnf
 
 # -- the seed: MinesweeperSolver.analyze and ProbabilityEngine ----------------------------------------
@@ -31,8 +32,7 @@ class SeedDpll:
         self.name = "dpll@seed"
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
-        if mode not in self.modes:
-            raise ValueError(f"{self.name} answers only the local mode, not {mode.value}")
+        require_mode(self, mode)
         cnf, cells = seed_board_cnf(board)
         verdicts = seed_analyze(cnf, len(cells))
         probabilities, models = seed_probabilities(cnf, tuple(range(1, len(cells) + 1)))

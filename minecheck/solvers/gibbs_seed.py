@@ -21,6 +21,7 @@ from math import sqrt
 
 from minecheck.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.board import Board, label
+from minecheck.registry import require_mode
 from minecheck.solvers.javarand import JavaRandom, hash_order
 
 # -- the seed: the article's Java ------------------------------------------------------------
@@ -209,8 +210,7 @@ class SeedGibbs:
         self.seed, self.samples, self.burn_in = seed, samples, burn_in
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
-        if mode not in self.modes:
-            raise ValueError(f"{self.name} answers the local mode only, not {mode.value}")
+        require_mode(self, mode)
         est = gibbs_estimate(article_constraints(board), self.samples, self.burn_in, self.seed)
         cell_of = {article_key(board, c): c for c in board.covered}
         answers = [CellAnswer(cell_of[k], seed_verdict(p), p, e)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from minecheck.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.board import COVERED, FLAG, Board
+from minecheck.registry import require_mode
 from minecheck.solvers.simplex import LP, OPTIMAL, IllegalStateException, solve_seed
 
 INTEGRAL_TOL = 1e-6  # the article's pickFractional: a value within this of 0 or 1 is integral
@@ -229,8 +230,7 @@ class SeedIlpSolver:
         self.name = "ilp@seed"
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
-        if mode not in self.modes:
-            raise ValueError(f"{self.name} answers the local mode only, not {mode.value}")
+        require_mode(self, mode)
         verdict: dict[tuple[int, int], int] = {}
         risk: dict[tuple[int, int], float] = {}
         lp: dict[tuple[int, int], float] = {}
