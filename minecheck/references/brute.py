@@ -1,25 +1,32 @@
-"""Reference ``brute``: every layout enumerated; declines politely above a cap of covered cells."""
+"""Reference ``brute``: every consistent layout visited one by one, the board read on its own.
+
+It shares no code with the constraint system, the counter or the other references, so a fault
+in what they share (reading digits into equations) shows as a disagreement with it.  It declines
+politely, without a finding, when the search would pass its node budget (``brute:N`` sets it).
+"""
 
 from __future__ import annotations
 
 from minecheck.answers import Answers, CellAnswer, Mode, SolverResult, verdict_of
 from minecheck.board import Board
-from minecheck.brute import CAP, TooBig, brute_count
+from minecheck.brute import NODE_BUDGET, TooBig, enumerate_count
 
 
 class BruteSolver:
-    """Verdicts, exact probabilities, counts and consistency for boards of at most CAP cells to enumerate."""
+    """Verdicts, exact probabilities, counts and consistency, for boards within the node budget."""
 
     answers = frozenset({Answers.VERDICTS, Answers.PROBABILITIES, Answers.COUNTS, Answers.CONSISTENCY})
     modes = frozenset({Mode.LOCAL, Mode.GLOBAL})
 
     def __init__(self, option: str | None = None):
-        self.cap = int(option) if option else CAP
+        self.budget = int(option) if option else NODE_BUDGET
         self.name = "brute" if option is None else f"brute:{option}"
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
+        if mode is Mode.GLOBAL and board.total_mines is None:
+            raise ValueError("the global mode needs the total mine count (a header WxHxM)")
         try:
-            count = brute_count(board, mode, self.cap)
+            count = enumerate_count(board, mode, self.budget)
         except TooBig as err:
             return SolverResult(self.name, mode, declined=str(err))
         if not count.consistent:
