@@ -59,10 +59,13 @@ class SolverResult:
     layouts: int | None = None
     component_layouts: tuple[int, ...] | None = None
     lp_values: tuple[tuple[int, float], ...] | None = None  # an LP vertex, per cell: not a probability
-    seconds: float = 0.0
-    error: str | None = None  # the exception a solver raised, as "Type: message"
+    seconds: float = 0.0  # wall-clock, for people; budgets are in CPU time (``cpu``)
+    cpu: float = 0.0  # CPU seconds of the solver's call (its process group when isolated)
+    error: str | None = None  # the exception a solver raised, as "Type: message", or what stopped it
     declined: str | None = None  # why the solver did not answer at all (too big, unsupported): not a failure
     samples: int | None = None  # for samplers: draws behind each estimate (after burn-in)
+    claims: frozenset[Answers] | None = None  # what this answer claims, when less than the solver declares
+    partial: bool = False  # cells left out claim nothing (the protocol's rule) rather than "no answer"
     extra: tuple[tuple[str, str], ...] = field(default=())
 
     def answer(self, cell: int) -> CellAnswer | None:

@@ -16,9 +16,8 @@ A worker process that dies (a crash below Python) takes every board in flight wi
 boards are rerun one at a time, so that the death is reported as a crash finding on the board
 that caused it and the campaign goes on.
 
-Limitation on dask: the per-solver ``timeout`` is a SIGALRM, which Python allows only in a main
-thread; dask workers run tasks in threads, so there a hanging solver is not stopped (its board
-never finishes).  Use local processes when a solver may hang.
+Every solver runs isolated (``minecheck.isolation``): a CPU-time budget (``timeout``), a memory
+limit and an idle stop, enforced the same way in local processes and in dask's worker threads.
 """
 
 from __future__ import annotations
@@ -30,12 +29,13 @@ import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 
 from minecheck.crosscheck import check_board
 from minecheck.findings import WHOLE_BOARD, Finding
 from minecheck.generators import Recipe, generate_board, recipe
+from minecheck.isolation import DEFAULT_MEMORY_MIB, Limits
 from minecheck.lpcheck import LP_SOLVERS, check_lp, describe_lp, random_lp
 
 SEED_SUBJECTS = ("ilp@seed", "dpll@seed", "gibbs@seed", "simplex@seed")
@@ -59,7 +59,13 @@ class Config:
     subjects: tuple[str, ...] = SEED_SUBJECTS + FIXED_SUBJECTS
     references: tuple[str, ...] = ("exact", "cbc", "minisat")
     generator: str = "mix"  # "mix", or "NAME" / "NAME:level" with default parameters
-    timeout: float = 10.0  # seconds per solver per board
+    timeout: float = 10.0  # CPU seconds per solver per board
+    memory_mib: int | None = DEFAULT_MEMORY_MIB  # memory a solver may add per board
+    idle: float | None = None  # seconds without CPU use before a blocked solver is stopped (None: the default)
+
+    @property
+    def limits(self) -> Limits:
+        return Limits(cpu=self.timeout, memory_mib=self.memory_mib, idle=self.idle)
 
 
 @dataclass(frozen=True)
@@ -89,7 +95,7 @@ def check_index(config: Config, index: int) -> Outcome:
     rec = board_recipe(config, index)
     board = generate_board(rec)
     checks = check_board(board, config.subjects, references=config.references, recipe=rec, index=index,
-                         timeout=config.timeout)
+                         limits=config.limits)
     findings = [f for c in checks for f in c.findings]
     lp_subjects = [s for s in config.subjects if s in LP_SOLVERS]
     if lp_subjects:
@@ -106,6 +112,13 @@ def check_index(config: Config, index: int) -> Outcome:
 
 def _config_json(config: Config) -> dict:
     return asdict(config)
+
+
+def stored_limits(out: Path) -> Limits:
+    """The limits a campaign ran with (campaign.json), for shrinking and replaying its findings alike."""
+    stored = json.loads((out / "campaign.json").read_text())
+    return Limits(cpu=stored.get("timeout", Config.timeout), memory_mib=stored.get("memory_mib", DEFAULT_MEMORY_MIB),
+                  idle=stored.get("idle"))
 
 
 def done_indices(out: Path) -> set[int]:
@@ -130,7 +143,12 @@ def read_findings(out: Path) -> list[Finding]:
 
 
 def config_differences(stored: dict, config: Config) -> list[str]:
-    """The options in which ``config`` differs from a stored campaign.json, as 'name: stored -> given'."""
+    """The options in which ``config`` differs from a stored campaign.json, as 'name: stored -> given'.
+
+    An option the stored file lacks (written by an older minecheck) counts as its default.
+    """
+    defaults = {f.name: f.default for f in fields(Config) if f.default is not MISSING}
+    stored = json.loads(json.dumps(defaults)) | stored
     given = json.loads(json.dumps(_config_json(config)))
     return [f"{k}: {stored.get(k)!r} -> {given.get(k)!r}" for k in sorted(set(stored) | set(given))
             if stored.get(k) != given.get(k)]

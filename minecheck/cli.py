@@ -14,7 +14,9 @@ from minecheck.boardtext import BoardFormatError, read_board_arg
 from minecheck.campaign import FIXED_SUBJECTS, SEED_SUBJECTS, Config, board_recipe, executor, run_campaign
 from minecheck.counter import default_mode
 from minecheck.crosscheck import GROUND_TRUTH, check_board, solver
+from minecheck.isolation import DEFAULT_MEMORY_MIB, Limits
 from minecheck.lpcheck import LP_SOLVERS
+from minecheck.playcli import add_parsers as add_play_parsers
 from minecheck.progress import progress_bar
 from minecheck.publish import publish
 from minecheck.registry import REFERENCES, UnknownSolver
@@ -32,6 +34,18 @@ def main(argv: list[str] | None = None) -> int:
     except (BoardFormatError, UnknownSolver, ValueError) as err:
         print(f"minecheck: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:  # the reader went away (`minecheck ... | head`): end quietly, as cat does
+        _quiet_stdout()
+        return EXIT_OK
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's final flush raises nothing more."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -44,7 +58,10 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--solvers", default="exact", help="comma-separated solver names (default: exact)")
     check.add_argument("--references", default=",".join(REFERENCES),
                        help=f"references run beside the solvers (default: {','.join(REFERENCES)})")
-    check.add_argument("--timeout", type=float, default=60.0, help="seconds per solver before it is stopped")
+    check.add_argument("--timeout", type=float, default=60.0,
+                       help="CPU seconds per solver before it is stopped (default 60)")
+    check.add_argument("--memory", type=int, default=DEFAULT_MEMORY_MIB, metavar="MIB",
+                       help=f"memory a solver may use before it is stopped (default {DEFAULT_MEMORY_MIB} MiB)")
     check.add_argument("--json", action="store_true", help="print JSON keyed by solver name, plus findings")
     check.set_defaults(run=_check)
 
@@ -61,7 +78,11 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--references", default=",".join(REFERENCES), help="references beside them")
     fuzz.add_argument("--generator", default="mix",
                       help="mix (default), reveal, stress, play:beginner, play:intermediate or play:expert")
-    fuzz.add_argument("--timeout", type=float, default=10.0, help="seconds per solver per board before it is stopped")
+    fuzz.add_argument("--timeout", type=float, default=10.0,
+                      help="CPU seconds per solver per board before it is stopped (default 10): CPU time, not "
+                           "wall-clock, so a busy machine stops the same solvers as a quiet one")
+    fuzz.add_argument("--memory", type=int, default=DEFAULT_MEMORY_MIB, metavar="MIB",
+                      help=f"memory a solver may use per board before it is stopped (default {DEFAULT_MEMORY_MIB})")
     fuzz.add_argument("--resume", action="store_true", help="continue the campaign in --out, skipping boards done")
     fuzz.add_argument("--no-progress", action="store_true", help="no progress bar (for logs)")
     fuzz.add_argument("--no-report", action="store_true",
@@ -78,6 +99,7 @@ def _parser() -> argparse.ArgumentParser:
     save.add_argument("number", type=int, help="the finding's number, as on its report page finding-NNNNN.html")
     save.add_argument("--to", type=Path, default=DEFAULT_DIRECTORY, help=f"directory (default {DEFAULT_DIRECTORY})")
     save.set_defaults(run=_save_regression)
+    add_play_parsers(sub)
     return parser
 
 
@@ -93,29 +115,31 @@ def _check(args: argparse.Namespace) -> int:
             continue  # checked on the board's LP relaxations, in any mode
         if mode not in solver(name).modes:
             raise ValueError(f"{name} does not support the {mode.value} mode")
-    (checked,) = check_board(board, subjects, [mode], references, timeout=args.timeout)
+    limits = Limits(cpu=args.timeout, memory_mib=args.memory)
+    (checked,) = check_board(board, subjects, [mode], references, limits=limits)
     shown = [r for r in checked.results if r.solver in subjects + references] or list(checked.results)
     if args.json:
         data = {r.solver: as_json(board, r) for r in shown}
         data["findings"] = [json.loads(f.to_json()) for f in checked.findings]
-        print(json.dumps(data, indent=2))
+        text = json.dumps(data, indent=2)
     else:
-        for r in shown:
-            print(summary(board, r))
-        print()
-        print(grid(board, checked.result(GROUND_TRUTH)))
+        parts = [*(summary(board, r) for r in shown), "", grid(board, checked.result(GROUND_TRUTH))]
         if len(shown) > 1:
-            print()
-            print(side_by_side(board, shown, {c for f in checked.findings for c in f.cells}))
-        print()
-        print(findings_text(board, checked.findings) if checked.findings else "all solvers agree")
-    return EXIT_FINDINGS if checked.findings else EXIT_OK
+            parts += ["", side_by_side(board, shown, {c for f in checked.findings for c in f.cells})]
+        parts += ["", findings_text(board, checked.findings) if checked.findings else "all solvers agree"]
+        text = "\n".join(parts)
+    code = EXIT_FINDINGS if checked.findings else EXIT_OK
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:  # `minecheck check ... | head`: the reader has what it wanted; the code still tells
+        _quiet_stdout()
+    return code
 
 
 def _fuzz(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     config = Config(args.seed, tuple(_names(args.solvers)), tuple(_names(args.references)), args.generator,
-                    args.timeout)
+                    args.timeout, args.memory)
     for name in config.subjects + config.references:
         if name not in LP_SOLVERS:
             solver(name)  # an unknown name is bad input before any work starts

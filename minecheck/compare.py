@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from minecheck.answers import TOLERANCE, Answers, SolverResult, Verdict
 from minecheck.findings import Difference, Kind
+from minecheck.protocol import PROTOCOL_PREFIX
 from minecheck.stats import probability_outliers
 
 TIMEOUT_PREFIX = "Timeout"
@@ -23,8 +24,9 @@ def compare(subject: SolverResult, declared: frozenset[Answers], reference: Solv
     if subject.declined or reference.declined or reference.error:
         return []
     if subject.error:
-        kind = Kind.TIMEOUT if subject.error.startswith(TIMEOUT_PREFIX) else Kind.CRASH
-        return [Difference(kind, (), subject.error, "an answer")]
+        return [Difference(error_kind(subject.error), (), subject.error, "an answer", _said(subject))]
+    if subject.claims is not None:
+        declared = declared & subject.claims
     if reference.consistent is False:
         return _on_inconsistent(subject, declared, reference)
     if subject.consistent is False:
@@ -37,6 +39,21 @@ def compare(subject: SolverResult, declared: frozenset[Answers], reference: Solv
     if Answers.PROBABILITIES in declared and Answers.PROBABILITIES in _answered(reference):
         diffs += _probabilities(subject, reference)
     return diffs
+
+
+def error_kind(error: str) -> Kind:
+    """A failed run's kind of finding, read off its error text."""
+    if error.startswith(TIMEOUT_PREFIX):
+        return Kind.TIMEOUT
+    if error.startswith(PROTOCOL_PREFIX):
+        return Kind.PROTOCOL
+    return Kind.CRASH
+
+
+def _said(result: SolverResult) -> str:
+    """What a failed program printed on its standard error (the last lines), if it ran one."""
+    stderr = dict(result.extra).get("stderr", "")
+    return f"its standard error ended with:\n{stderr}" if stderr else ""
 
 
 def _answered(result: SolverResult) -> set[Answers]:
@@ -75,8 +92,8 @@ def _verdicts(subject: SolverResult, reference: SolverResult) -> list[Difference
         got = mine.get(a.cell)
         if got == a.verdict:
             continue
-        if got is None and a.verdict is Verdict.UNKNOWN:
-            continue  # silence on an undetermined cell claims nothing
+        if got is None and (a.verdict is Verdict.UNKNOWN or subject.partial):
+            continue  # silence claims nothing: on an undetermined cell, or anywhere under the protocol
         if estimated and a.verdict is Verdict.UNKNOWN:
             continue  # a sampler's safe/mine on an undetermined cell is judged by its probability
         bad.append(a.cell)

@@ -19,8 +19,9 @@ from minecheck.boardtext import format_board
 from minecheck.compare import compare
 from minecheck.findings import Finding, Kind
 from minecheck.generators import Recipe
+from minecheck.isolation import Limits
 from minecheck.lpcheck import LP_SOLVERS, check_relaxations
-from minecheck.registry import REFERENCES, Solver, get_solver, run_solver
+from minecheck.registry import REFERENCES, Solver, get_solver, limits_for, run_solver
 
 GROUND_TRUTH = "exact"
 
@@ -50,17 +51,27 @@ def modes_for(board: Board) -> tuple[Mode, ...]:
 
 def check_board(board: Board, subjects: Sequence[str], modes: Sequence[Mode] | None = None,
                 references: Sequence[str] = REFERENCES, recipe: Recipe | None = None,
-                index: int | None = None, timeout: float | None = None) -> tuple[BoardCheck, ...]:
-    """Cross-check a board in each mode (default: every mode the board allows)."""
+                index: int | None = None, timeout: float | None = None,
+                limits: Limits | None = None) -> tuple[BoardCheck, ...]:
+    """Cross-check a board in each mode (default: every mode the board allows).
+
+    Every solver, references included, runs isolated within ``limits`` (or a CPU budget of
+    ``timeout`` seconds); with neither, in-process.
+    """
+    limits = limits or limits_for(timeout)
     lp_subjects = [s for s in subjects if s in LP_SOLVERS]
     subjects = [s for s in subjects if s not in LP_SOLVERS]
     names = list(dict.fromkeys([GROUND_TRUTH, *references, *subjects]))
     text = format_board(board)
     out = []
     for mode in modes or modes_for(board):
-        results = {n: run_solver(solver(n), board, mode, timeout) for n in names if mode in solver(n).modes}
+        results = {n: run_solver(solver(n), board, mode, limits=limits) for n in names if mode in solver(n).modes}
         truth = results[GROUND_TRUTH]
         findings = []
+        if truth.error:  # nothing on this board can be compared: say so rather than pass silently
+            findings.append(Finding(Kind.REFERENCE, GROUND_TRUTH, GROUND_TRUTH, mode, (), truth.error, "an answer",
+                                    text, "the ground truth failed, so nothing on this board was compared",
+                                    recipe, index))
         for name, result in results.items():
             if name == GROUND_TRUTH:
                 continue

@@ -17,13 +17,15 @@ WHOLE_BOARD = "the whole board check failed"  # the detail of a crash on a board
 
 class Kind(StrEnum):
     CRASH = "crash"  # the solver raised
-    TIMEOUT = "timeout"  # the solver ran past the per-board timeout
+    TIMEOUT = "timeout"  # the solver ran past its CPU-time budget, or sat idle
+    PROTOCOL = "protocol"  # an external solver's answer broke the protocol's schema
     CONSISTENCY = "consistency"  # consistent for one side, inconsistent for the other
     VERDICT = "verdict"  # safe / mine / unknown differ on some cells
     COUNT = "count"  # layout counts differ
     PROBABILITY = "probability"  # probabilities differ (exactly, or beyond the statistical bound)
     LP = "lp"  # LP status or optimal value differ
     REFERENCE = "reference"  # two references disagree: minecheck itself is wrong somewhere
+    DECISION = "decision"  # a move in a game that the exact counter shows to be bad (minecheck.decisions)
 
 
 @dataclass(frozen=True)

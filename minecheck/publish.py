@@ -15,9 +15,10 @@ from dataclasses import asdict
 from pathlib import Path
 
 from minecheck.boardtext import BoardFormatError, parse_board
-from minecheck.campaign import read_findings
+from minecheck.campaign import read_findings, stored_limits
 from minecheck.crosscheck import check_board
 from minecheck.findings import Finding, Kind
+from minecheck.isolation import Limits
 from minecheck.report import CampaignSummary, FindingPage, junit_xml, page_name, render_finding, render_index
 from minecheck.shrink import has_board, shrink
 
@@ -34,18 +35,18 @@ def _key(f: Finding) -> str:
 SHRINK_BUDGET = 120.0  # at most this many seconds per finding: a timeout finding makes every call slow
 
 
-def shrink_budget(timeout: float) -> float:
+def shrink_budget(timeout: float | None) -> float:
     """Seconds to spend shrinking one finding: ten solver timeouts, at least 20 s, at most SHRINK_BUDGET."""
-    return min(SHRINK_BUDGET, max(20.0, 10 * timeout))
+    return min(SHRINK_BUDGET, max(20.0, 10 * (timeout or SHRINK_BUDGET)))
 
 
-def _shrink_one(f: Finding, timeout: float) -> dict:
+def _shrink_one(f: Finding, limits: Limits) -> dict:
     """Shrink one finding; a plain dict so it crosses process boundaries and lands in shrunk.jsonl."""
-    result = shrink(f, timeout=timeout, budget=shrink_budget(timeout))
+    result = shrink(f, budget=shrink_budget(limits.cpu), limits=limits)
     return {"key": _key(f), "finding": result.finding.to_json(), "stats": asdict(result.stats)}
 
 
-def shrink_representatives(out: Path, findings: list[Finding], per_signature: int, timeout: float,
+def shrink_representatives(out: Path, findings: list[Finding], per_signature: int, limits: Limits,
                            pool: Executor | None = None) -> dict[int, dict]:
     """Shrunk results for the first findings of each signature, by finding number (cached on disk)."""
     cache_path = out / "shrunk.jsonl"
@@ -61,8 +62,8 @@ def shrink_representatives(out: Path, findings: list[Finding], per_signature: in
     numbers = [n for ns in wanted.values() for n in ns]
     todo = [n for n in numbers if _key(findings[n]) not in cache]
     work = [findings[n] for n in todo]
-    timeouts = [timeout] * len(work)
-    results = pool.map(_shrink_one, work, timeouts) if pool else map(_shrink_one, work, timeouts)
+    each = [limits] * len(work)
+    results = pool.map(_shrink_one, work, each) if pool else map(_shrink_one, work, each)
     with open(cache_path, "a") as f:
         for entry in results:
             cache[entry["key"]] = entry
@@ -78,13 +79,13 @@ def _board_or_none(text: str):
         return None
 
 
-def _results(f: Finding, board_text: str, timeout: float):
+def _results(f: Finding, board_text: str, limits: Limits):
     subjects = [] if f.kind is Kind.REFERENCE else [f.subject]
     references = [f.subject] if f.kind is Kind.REFERENCE else []
     board = parse_board(board_text)
     if f.mode.value == "global" and board.total_mines is None:
         return board, ()
-    (c,) = check_board(board, subjects, [f.mode], references, timeout=timeout)
+    (c,) = check_board(board, subjects, [f.mode], references, limits=limits)
     return board, c.results
 
 
@@ -94,7 +95,8 @@ def publish(out: Path, per_signature: int = 2, pool: Executor | None = None) -> 
     boards = [json.loads(line) for line in (out / "boards.jsonl").read_text().splitlines() if line.strip()] \
         if (out / "boards.jsonl").exists() else []
     findings = ordered(read_findings(out))
-    shrunk = shrink_representatives(out, findings, per_signature, config.get("timeout", 10.0), pool)
+    limits = stored_limits(out)
+    shrunk = shrink_representatives(out, findings, per_signature, limits, pool)
     shrunk_boards = {}
     recorded = {b["index"]: tuple(sorted(b.get("solver_seconds", {}).items())) for b in boards}
     for n, f in enumerate(findings):
@@ -103,9 +105,8 @@ def publish(out: Path, per_signature: int = 2, pool: Executor | None = None) -> 
         if n in shrunk:
             small = Finding.from_json(shrunk[n]["finding"])
             small = Finding(**{**small.__dict__, "extra": {"original_board": f.board}})
-            timeout = config.get("timeout", 10.0)
-            original, original_results = _results(f, f.board, timeout)
-            board, results = _results(small, small.board, timeout)
+            original, original_results = _results(f, f.board, limits)
+            board, results = _results(small, small.board, limits)
             page = FindingPage(small, n, original, board, original_results, results, shrunk[n]["stats"], timings)
             shrunk_boards[n] = small.board
         elif (drawn := _board_or_none(f.board)) is not None:

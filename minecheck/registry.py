@@ -1,23 +1,24 @@
-"""One Solver protocol, every solver looked up by name, every run timed and guarded the same way.
+"""One Solver protocol, every solver made from its name, every run isolated and budgeted the same way.
 
-A name is ``family`` or ``family@variant`` (``ilp@seed``), optionally with ``:option``
-(``minisat:cadical153``); the option is passed to the solver's factory.
+Names are looked up by ``minecheck.discovery`` (built-in, pyproject.toml, entry points, import
+paths, ``cmd:`` programs); here a definition becomes a solver, and a run becomes a result.
 """
 
 from __future__ import annotations
 
 import importlib
-import signal
-import threading
-import time
-import traceback
-from contextlib import contextmanager
+import inspect
 from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
+from minecheck import isolation
 from minecheck.answers import Answers, Mode, SolverResult
 from minecheck.board import Board
 from minecheck.constraints import ConstraintSystem, Contradiction, build_constraints
+from minecheck.discovery import COMMAND, Definition, UnknownSolver, lookup
+from minecheck.external import ALL_ANSWERS, BOTH_MODES, ExternalSolver, Program
+from minecheck.isolation import DEFAULT_MEMORY_MIB, Limits
+from minecheck.protocol import board_text, decode_answer, decode_object
 
 
 @runtime_checkable
@@ -33,64 +34,92 @@ class Solver(Protocol):
         ...
 
 
-# name -> "module:factory"; the factory takes the option after ':' (or None)
-REGISTRY: dict[str, str] = {
-    "exact": "minecheck.solvers.exact:ExactSolver",
-    "ilp@seed": "minecheck.solvers.ilp_seed:seed_solver",
-    "ilp@fixed": "minecheck.solvers.ilp_fixed:fixed_solver",
-    "dpll@seed": "minecheck.solvers.dpll_seed:seed_solver",
-    "dpll@fixed": "minecheck.solvers.dpll_fixed:fixed_solver",
-    "gibbs@seed": "minecheck.solvers.gibbs_seed:seed_solver",
-    "gibbs@fixed": "minecheck.solvers.gibbs_fixed:fixed_solver",
-    "cbc": "minecheck.references.cbc:make",
-    "minisat": "minecheck.references.minisat:make",
-    "brute": "minecheck.references.brute:make",
-}
-REFERENCES = ("exact", "cbc", "minisat")  # the references every check runs beside the solvers under test
+REFERENCES = ("exact", "cbc", "minisat", "brute")  # run beside the solvers under test on every check
+_KNOWN: dict[str, Definition] = {}  # definitions handed over by a campaign (for workers that cannot see its pyproject)
 
 
-class UnknownSolver(ValueError):
-    pass
-
-
-def solver_names() -> tuple[str, ...]:
-    return tuple(REGISTRY)
+def remember(definitions: tuple[str, ...]) -> None:
+    """Make names defined elsewhere (Definition.to_json texts) known in this process, as a campaign's workers need."""
+    for text in definitions:
+        d = Definition.from_json(text)
+        _KNOWN[d.name] = d
 
 
 def get_solver(name: str) -> Solver:
-    """The solver registered under ``name`` (with an optional ``:option``)."""
-    base, _, option = name.partition(":")
-    if base not in REGISTRY:
-        raise UnknownSolver(f"unknown solver {name!r}; known: {', '.join(REGISTRY)}")
-    module, _, factory = REGISTRY[base].partition(":")
-    solver = getattr(importlib.import_module(module), factory)(option or None)
-    if solver.name != name:
-        solver.name = name
+    """The solver a name stands for: built-in, configured, installed, an import path or ``cmd:COMMAND``."""
+    return build(lookup(name, _KNOWN))
+
+
+def build(definition: Definition) -> Solver:
+    """Make the solver a definition describes; UnknownSolver (naming it) when that cannot be done."""
+    if definition.is_command:
+        return ExternalSolver(definition.name, _program(definition))
+    module_name, _, attribute = definition.target.partition(":")
+    try:
+        thing = importlib.import_module(module_name)
+        for part in attribute.split("."):
+            thing = getattr(thing, part)
+    except (ImportError, AttributeError) as err:
+        raise UnknownSolver(f"{definition.name}: cannot import {definition.target} "
+                            f"({type(err).__name__}: {err}); found in {definition.origin}") from None
+    solver = _instance(thing, definition)
+    missing = [a for a in ("solve", "answers", "modes") if not hasattr(solver, a)]
+    if missing:
+        raise UnknownSolver(f"{definition.name}: {definition.target} gives {type(solver).__name__}, which lacks "
+                            f"{', '.join(missing)} of the Solver protocol (see minecheck.registry.Solver)")
+    if getattr(solver, "name", None) != definition.name:
+        solver.name = definition.name
     return solver
 
 
-class SolverTimeout(Exception):
-    """Raised inside a solver that runs past its time budget."""
+def _instance(thing: object, definition: Definition) -> object:
+    """A solver from what an import path names: a Solver, a class or factory making one, or a protocol function."""
+    if definition.option is not None:
+        return thing(definition.option)  # built-in factories and user factories alike take the option
+    if isinstance(thing, type) or (callable(thing) and not hasattr(thing, "solve") and _arity(thing) < 2):
+        return thing()
+    if callable(thing) and not hasattr(thing, "solve"):
+        return FunctionSolver(definition.name, thing)
+    return thing
 
 
-@contextmanager
-def _deadline(seconds: float | None):
-    """Interrupt the block after ``seconds`` (SIGALRM; only in a main thread, else no limit)."""
-    usable = seconds and threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
-    if not usable:
-        yield
-        return
-
-    def alarm(signum, frame):
-        raise SolverTimeout(f"{seconds:g} s")
-
-    previous = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+def _arity(fn) -> int:
+    """How many positional parameters a function requires (a protocol function takes board text and mode)."""
     try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return 0
+    return sum(1 for p in params if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
+
+
+def _program(definition: Definition) -> Program:
+    def parse(values, enum, what):
+        try:
+            return frozenset(enum(v) for v in values)
+        except ValueError:
+            raise UnknownSolver(f"{definition.name}: unknown {what} in {list(values)}; known: "
+                                f"{', '.join(e.value for e in enum)}") from None
+
+    modes = parse(definition.modes, Mode, "mode") if definition.modes else BOTH_MODES
+    answers = parse(definition.answers, Answers, "answer") if definition.answers else ALL_ANSWERS
+    return Program.parse(definition.target[len(COMMAND):], persistent=definition.persistent, modes=modes,
+                         answers=answers, cwd=definition.cwd)
+
+
+class FunctionSolver:
+    """A plain function ``f(board_text, mode) -> dict`` (the protocol's answer) behind the Solver protocol."""
+
+    answers = ALL_ANSWERS
+    modes = BOTH_MODES
+
+    def __init__(self, name: str, function):
+        self.name, self.function = name, function
+
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        answer = self.function(board_text(board), mode.value)
+        if isinstance(answer, str | bytes):
+            return decode_answer(answer.decode() if isinstance(answer, bytes) else answer, board, mode, self.name)
+        return decode_object(answer, board, mode, self.name)
 
 
 def require_mode(solver: Solver, mode: Mode) -> None:
@@ -112,18 +141,24 @@ def system_or_refusal(name: str, board: Board, mode: Mode, **answer) -> Constrai
         return SolverResult(name, mode, consistent=False, reason=str(err), **answer)
 
 
-def run_solver(solver: Solver, board: Board, mode: Mode, timeout: float | None = None) -> SolverResult:
-    """Run one solver, timing it; an exception or a timeout becomes a result carrying the error, never a crash."""
-    start = time.perf_counter()
-    try:
-        with _deadline(timeout):
-            result = solver.solve(board, mode)
-    except SolverTimeout as err:
-        result = SolverResult(solver.name, mode, error=f"Timeout: stopped after {err}")
-    except RecursionError as err:
-        result = SolverResult(solver.name, mode, error=f"RecursionError: {err}")
-    except Exception as err:  # the solver under test failed: that is an answer to report
-        where = traceback.extract_tb(err.__traceback__)[-1]
-        result = SolverResult(solver.name, mode,
-                              error=f"{type(err).__name__}: {err} (at {where.name}:{where.lineno})")
-    return replace(result, seconds=time.perf_counter() - start)
+def limits_for(timeout: float | None, memory_mib: int | None = DEFAULT_MEMORY_MIB) -> Limits | None:
+    """The limits of a call given a CPU-time budget in seconds (None: no budget, in-process)."""
+    return None if timeout is None else Limits(cpu=timeout, memory_mib=memory_mib)
+
+
+def run_solver(solver: Solver, board: Board, mode: Mode, timeout: float | None = None,
+               limits: Limits | None = None) -> SolverResult:
+    """Run one solver, isolated within its limits (``timeout``: CPU seconds); an exception, a stop or
+    a death becomes a result carrying the error, never a crash of the caller.
+
+    A solver that runs a program of its own (``runs_own_process``) enforces the limits itself.
+    """
+    limits = limits or limits_for(timeout)
+    if getattr(solver, "runs_own_process", False):
+        outcome = isolation.run(solver, "solve_limited", (board, mode, limits), None)
+    else:
+        outcome = isolation.run(solver, "solve", (board, mode), limits)
+    if outcome.error is not None or not isinstance(outcome.value, SolverResult):
+        error = outcome.error or f"BadAnswer: solve() returned {type(outcome.value).__name__}, not a SolverResult"
+        return SolverResult(solver.name, mode, error=error, seconds=outcome.wall, cpu=outcome.cpu)
+    return replace(outcome.value, seconds=outcome.wall, cpu=outcome.cpu)

@@ -13,7 +13,7 @@ import re
 from concurrent.futures import Executor
 from pathlib import Path
 
-from minecheck.campaign import read_findings
+from minecheck.campaign import read_findings, stored_limits
 from minecheck.findings import WHOLE_BOARD, Finding, Kind
 from minecheck.publish import ordered, shrink_budget, shrink_representatives
 from minecheck.shrink import has_board, shrink
@@ -60,14 +60,12 @@ def load_all(directory: Path = DEFAULT_DIRECTORY) -> dict[str, Finding]:
     return {p.name: load(p) for p in sorted(directory.glob("*.json"))}
 
 
-def _timeout(out: Path) -> float:
-    return json.loads((out / "campaign.json").read_text()).get("timeout", 10.0)
 
 
 def save_shrunk(out: Path, directory: Path, per_signature: int = 2, pool: Executor | None = None) -> list[Path]:
     """Save the shrunk representatives of a campaign's findings (as the report shrinks them; cached)."""
     findings = [f for f in ordered(read_findings(out)) if why_not_replayable(f) is None]
-    shrunk = shrink_representatives(out, findings, per_signature, _timeout(out), pool)
+    shrunk = shrink_representatives(out, findings, per_signature, stored_limits(out), pool)
     paths = {save(Finding.from_json(entry["finding"]), directory) for entry in shrunk.values()}
     return sorted(paths)
 
@@ -81,4 +79,5 @@ def save_numbered(out: Path, number: int, directory: Path) -> Path:
     why = why_not_replayable(finding)
     if why:
         raise ValueError(f"finding {number} is not saved as a regression: {why}")
-    return save(shrink(finding, timeout=_timeout(out), budget=shrink_budget(_timeout(out))).finding, directory)
+    limits = stored_limits(out)
+    return save(shrink(finding, budget=shrink_budget(limits.cpu), limits=limits).finding, directory)

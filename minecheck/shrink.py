@@ -23,8 +23,10 @@ from minecheck.answers import Mode
 from minecheck.board import COVERED, FLAG, Board
 from minecheck.boardtext import format_board, parse_board
 from minecheck.crosscheck import check_board
+from minecheck.decisions import still_decides_badly
 from minecheck.findings import WHOLE_BOARD, Finding, Kind
 from minecheck.generators import generate
+from minecheck.isolation import Limits
 from minecheck.lpcheck import LP_SOLVERS
 from minecheck.position import Position, position_of, render
 
@@ -52,8 +54,11 @@ class Shrunk:
     stats: Stats
 
 
-def still_shows(finding: Finding, timeout: float | None = 10.0) -> Callable[[Board], Finding | None]:
+def still_shows(finding: Finding, timeout: float | None = 10.0,
+                limits: Limits | None = None) -> Callable[[Board], Finding | None]:
     """The predicate: rerun the finding's solver and reference on a board; the matching finding or None."""
+    if finding.kind is Kind.DECISION:  # a bad move in a game: the player must still make it
+        return still_decides_badly(finding, limits.cpu if limits is not None else timeout)
     reference_kind = finding.kind is Kind.REFERENCE
     subjects = [] if reference_kind else [finding.subject]
     references = [finding.subject] if reference_kind else []
@@ -61,7 +66,7 @@ def still_shows(finding: Finding, timeout: float | None = 10.0) -> Callable[[Boa
     def check(board: Board) -> Finding | None:
         if finding.mode is Mode.GLOBAL and board.total_mines is None:
             return None
-        for c in check_board(board, subjects, [finding.mode], references, timeout=timeout):
+        for c in check_board(board, subjects, [finding.mode], references, timeout=timeout, limits=limits):
             for f in c.findings:
                 if f.kind is finding.kind and f.subject == finding.subject:
                     return f
@@ -79,7 +84,7 @@ def has_board(finding: Finding) -> bool:
 
 
 def shrink(finding: Finding, max_calls: int = 2000, timeout: float | None = 10.0,
-           budget: float | None = None) -> Shrunk:
+           budget: float | None = None, limits: Limits | None = None) -> Shrunk:
     """Shrink the finding's board to a 1-minimal one (for the passes) that still shows it.
 
     ``max_calls`` and ``budget`` (seconds) bound the work; a shrink cut short is still a valid,
@@ -90,7 +95,7 @@ def shrink(finding: Finding, max_calls: int = 2000, timeout: float | None = 10.0
     start = time.perf_counter()
     board = parse_board(finding.board)
     shape: Shape = _start_shape(finding, board)
-    predicate = still_shows(finding, timeout)
+    predicate = still_shows(finding, timeout, limits)
     stats = Stats(cells_before=board.size, covered_before=len(board.covered))
     best = finding
     passes = POSITION_PASSES if isinstance(shape, Position) else BOARD_PASSES

@@ -1,13 +1,17 @@
-"""Misbehaving solvers for the campaign tests: one hangs, one raises, one kills its worker process.
+"""Misbehaving solvers for the isolation and campaign tests: each fails in one way a real solver can.
 
-They live in a module (not in a test) so that worker processes can import them; the tests
-register them in ``minecheck.registry.REGISTRY`` before the pool forks.  Where they answer,
-they answer exactly like ``exact``, so the only findings are the misbehaviour itself.
+They live in a module (not in a test) so that worker processes can import them: the tests name
+them by import path (``hanging_solver:HangingSolver``), which works in forked workers and on
+dask workers alike.  Where they answer, they answer exactly like ``exact``, so the only findings
+are the misbehaviour itself.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import signal
+import sys
 import time
 from dataclasses import replace
 
@@ -15,52 +19,100 @@ from minecheck.answers import Mode, SolverResult
 from minecheck.board import Board
 from minecheck.solvers.exact import ExactSolver
 
-REGISTERED = {
-    "hang@test": "hanging_solver:HangingSolver",
-    "raise@test": "hanging_solver:RaisingSolver",
-    "die@test": "hanging_solver:DyingSolver",
-}
-
 
 def dies_on(board: Board) -> bool:
-    """The boards that kill DyingSolver's process: those with an odd number of mines (a fixed, visible rule)."""
+    """The boards that DyingSolver and WorkerKiller fail on: those with an odd number of mines."""
     return board.total_mines is not None and board.total_mines % 2 == 1
 
 
 class _LikeExact(ExactSolver):
     def __init__(self, option: str | None = None):
         super().__init__(option)
-        self.name = type(self).registered_as
+        self.name = type(self).__name__
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
         return replace(super().solve(board, mode), solver=self.name)
 
 
 class HangingSolver(_LikeExact):
-    """Sleeps far past any test's per-board timeout."""
-
-    registered_as = "hang@test"
+    """Sleeps far past any test's budget, using no CPU: only the idle stop can end it."""
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
         time.sleep(600)
         return super().solve(board, mode)
 
 
+class SpinningSolver(_LikeExact):
+    """Computes forever in Python: the CPU-time budget stops it."""
+
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        n = 0
+        while True:
+            n = (n * 31 + 7) % 1_000_003
+
+
+class StuckInCSolver(_LikeExact):
+    """Computes forever inside one C call (a catastrophic regular expression), where Python's signal
+    handlers never run: only the watchdog outside the process can stop it."""
+
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        re.match(r"(a+)+$", "a" * 64 + "b")
+        return super().solve(board, mode)
+
+
+class HungrySolver(_LikeExact):
+    """Allocates without bound: the memory limit stops it."""
+
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        hoard = []
+        while True:
+            hoard.append(bytearray(64 * 2**20))
+
+
+class StackSmashingSolver(_LikeExact):
+    """Overflows the C stack (recursion through a C function, the limit lifted), as a native library can."""
+
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        sys.setrecursionlimit(10**8)
+
+        def deeper(n: int) -> int:
+            return sum(map(deeper, [n + 1]))
+
+        return deeper(0)
+
+
 class RaisingSolver(_LikeExact):
     """Raises on every board, as a solver with a bug would."""
-
-    registered_as = "raise@test"
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
         raise RuntimeError("deliberate failure")
 
 
 class DyingSolver(_LikeExact):
-    """Ends its whole process (below Python's exceptions) on the boards ``dies_on`` picks."""
-
-    registered_as = "die@test"
+    """Ends its own process (below Python's exceptions) on the boards ``dies_on`` picks."""
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
         if dies_on(board):
             os._exit(3)
         return super().solve(board, mode)
+
+
+class WorkerKiller(_LikeExact):
+    """Kills the process that runs it in a sandbox - the campaign's worker - on the boards ``dies_on`` picks:
+    what an out-of-memory killer or a bug in minecheck itself would do to a worker."""
+
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        if dies_on(board):
+            os.kill(os.getppid(), signal.SIGKILL)
+            time.sleep(5)
+        return super().solve(board, mode)
+
+
+HANG = "hanging_solver:HangingSolver"
+SPIN = "hanging_solver:SpinningSolver"
+STUCK_IN_C = "hanging_solver:StuckInCSolver"
+HUNGRY = "hanging_solver:HungrySolver"
+STACK = "hanging_solver:StackSmashingSolver"
+RAISE = "hanging_solver:RaisingSolver"
+DIE = "hanging_solver:DyingSolver"
+KILL_WORKER = "hanging_solver:WorkerKiller"

@@ -4,17 +4,14 @@ misbehaving solvers reported as findings, and the ``minecheck fuzz`` exit codes.
 from __future__ import annotations
 
 import json
-import multiprocessing
 import time
 from pathlib import Path
 
 import hanging_solver
 import pytest
 
-from minecheck import registry
 from minecheck.campaign import WHOLE_BOARD, Config, board_recipe, check_index, read_findings, run_campaign
 from minecheck.cli import main
-from minecheck.crosscheck import solver
 from minecheck.findings import Kind
 from minecheck.generators import generate_board
 
@@ -37,15 +34,6 @@ def uninterrupted(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("uninterrupted")
     run_campaign(SMALL, out, boards=8, jobs=2)
     return out
-
-
-@pytest.fixture
-def test_solvers(monkeypatch):
-    """Register the misbehaving solvers of tests/hanging_solver.py; forked workers inherit the registry."""
-    assert multiprocessing.get_start_method() == "fork", "workers see a monkeypatched REGISTRY only when forked"
-    monkeypatch.setattr(registry, "REGISTRY", {**registry.REGISTRY, **hanging_solver.REGISTERED})
-    yield
-    solver.cache_clear()
 
 
 def test_every_board_replays_alone_from_seed_and_index(uninterrupted):
@@ -98,24 +86,36 @@ def test_resuming_with_other_options_is_refused_naming_them(tmp_path, capsys):
     assert board_indices(tmp_path) == [0]
 
 
-def test_a_hanging_solver_becomes_a_timeout_finding_and_the_campaign_goes_on(test_solvers, tmp_path):
-    config = Config(3, ("hang@test",), ("exact",), "reveal", timeout=0.3)
+def test_a_hanging_solver_becomes_a_timeout_finding_and_the_campaign_goes_on(tmp_path):
+    config = Config(3, (hanging_solver.HANG,), ("exact",), "reveal", timeout=0.3, idle=0.5)
     run_campaign(config, tmp_path, boards=3, jobs=2)
-    timeouts = [f for f in read_findings(tmp_path) if f.kind is Kind.TIMEOUT and f.subject == "hang@test"]
+    timeouts = [f for f in read_findings(tmp_path) if f.kind is Kind.TIMEOUT and f.subject == hanging_solver.HANG]
     assert sorted({f.index for f in timeouts}) == [0, 1, 2]
+    assert all("without using the CPU" in f.subject_says for f in timeouts)
     assert board_indices(tmp_path) == [0, 1, 2]
 
 
-def test_a_raising_solver_becomes_a_crash_finding(test_solvers, tmp_path):
-    config = Config(3, ("raise@test",), ("exact",), "reveal")
+def test_a_raising_solver_becomes_a_crash_finding(tmp_path):
+    config = Config(3, (hanging_solver.RAISE,), ("exact",), "reveal")
     run_campaign(config, tmp_path, boards=2, jobs=2)
     crashes = [f for f in read_findings(tmp_path) if f.kind is Kind.CRASH]
     assert sorted({f.index for f in crashes}) == [0, 1]
     assert all("RuntimeError: deliberate failure" in f.subject_says for f in crashes)
 
 
-def test_a_dead_worker_is_a_crash_finding_on_its_own_board_and_the_others_are_checked(test_solvers, tmp_path):
-    config = Config(3, ("die@test",), ("exact",), "reveal")
+def test_a_solver_that_ends_its_process_is_a_crash_finding_on_its_boards_only(tmp_path):
+    config = Config(3, (hanging_solver.DIE,), ("exact",), "reveal")
+    deadly = {i for i in range(6) if hanging_solver.dies_on(generate_board(board_recipe(config, i)))}
+    assert 0 < len(deadly) < 6, "the test needs boards that kill the solver and boards that do not"
+    run_campaign(config, tmp_path, boards=6, jobs=2)
+    findings = read_findings(tmp_path)
+    assert {f.index for f in findings} == deadly
+    assert all(f.kind is Kind.CRASH and f.subject == hanging_solver.DIE and "exited with status 3" in f.subject_says
+               for f in findings)
+
+
+def test_a_dead_worker_is_a_crash_finding_on_its_own_board_and_the_others_are_checked(tmp_path):
+    config = Config(3, (hanging_solver.KILL_WORKER,), ("exact",), "reveal")
     deadly = {i for i in range(8) if hanging_solver.dies_on(generate_board(board_recipe(config, i)))}
     assert 0 < len(deadly) < 8, "the test needs boards that kill the worker and boards that do not"
     run_campaign(config, tmp_path, boards=8, jobs=2)
