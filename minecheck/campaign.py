@@ -37,6 +37,7 @@ from minecheck.findings import WHOLE_BOARD, Finding
 from minecheck.generators import Recipe, generate_board, recipe
 from minecheck.isolation import DEFAULT_MEMORY_MIB, Limits
 from minecheck.lpcheck import LP_SOLVERS, check_lp, describe_lp, random_lp
+from minecheck.registry import REFERENCES, remember
 
 SEED_SUBJECTS = ("ilp@seed", "dpll@seed", "gibbs@seed", "simplex@seed")
 FIXED_SUBJECTS = ("ilp@fixed", "dpll@fixed", "gibbs@fixed", "simplex@fixed")
@@ -57,11 +58,12 @@ class Config:
 
     seed: int
     subjects: tuple[str, ...] = SEED_SUBJECTS + FIXED_SUBJECTS
-    references: tuple[str, ...] = ("exact", "cbc", "minisat")
+    references: tuple[str, ...] = REFERENCES
     generator: str = "mix"  # "mix", or "NAME" / "NAME:level" with default parameters
     timeout: float = 10.0  # CPU seconds per solver per board
     memory_mib: int | None = DEFAULT_MEMORY_MIB  # memory a solver may add per board
     idle: float | None = None  # seconds without CPU use before a blocked solver is stopped (None: the default)
+    definitions: tuple[str, ...] = ()  # how to make the solvers that are not built in (Definition JSON), for workers
 
     @property
     def limits(self) -> Limits:
@@ -94,6 +96,7 @@ def check_index(config: Config, index: int) -> Outcome:
     start = time.perf_counter()
     rec = board_recipe(config, index)
     board = generate_board(rec)
+    remember(config.definitions)
     checks = check_board(board, config.subjects, references=config.references, recipe=rec, index=index,
                          limits=config.limits)
     findings = [f for c in checks for f in c.findings]

@@ -14,12 +14,12 @@ from minecheck.boardtext import BoardFormatError, read_board_arg
 from minecheck.campaign import FIXED_SUBJECTS, SEED_SUBJECTS, Config, board_recipe, executor, run_campaign
 from minecheck.counter import default_mode
 from minecheck.crosscheck import GROUND_TRUTH, check_board, solver
+from minecheck.discovery import resolve
 from minecheck.isolation import DEFAULT_MEMORY_MIB, Limits
 from minecheck.lpcheck import LP_SOLVERS
-from minecheck.playcli import add_parsers as add_play_parsers
 from minecheck.progress import progress_bar
 from minecheck.publish import publish
-from minecheck.registry import REFERENCES, UnknownSolver
+from minecheck.registry import REFERENCES, UnknownSolver, remember
 from minecheck.regressions import DEFAULT_DIRECTORY, save_numbered, save_shrunk
 from minecheck.textview import as_json, findings_text, grid, side_by_side, summary
 
@@ -62,6 +62,8 @@ def _parser() -> argparse.ArgumentParser:
                        help="CPU seconds per solver before it is stopped (default 60)")
     check.add_argument("--memory", type=int, default=DEFAULT_MEMORY_MIB, metavar="MIB",
                        help=f"memory a solver may use before it is stopped (default {DEFAULT_MEMORY_MIB} MiB)")
+    check.add_argument("--persistent", action="store_true",
+                       help="run cmd: solvers in persistent mode: started once, one JSON request per line")
     check.add_argument("--json", action="store_true", help="print JSON keyed by solver name, plus findings")
     check.set_defaults(run=_check)
 
@@ -83,6 +85,8 @@ def _parser() -> argparse.ArgumentParser:
                            "wall-clock, so a busy machine stops the same solvers as a quiet one")
     fuzz.add_argument("--memory", type=int, default=DEFAULT_MEMORY_MIB, metavar="MIB",
                       help=f"memory a solver may use per board before it is stopped (default {DEFAULT_MEMORY_MIB})")
+    fuzz.add_argument("--persistent", action="store_true",
+                      help="run cmd: solvers in persistent mode: started once per worker, one JSON request per line")
     fuzz.add_argument("--resume", action="store_true", help="continue the campaign in --out, skipping boards done")
     fuzz.add_argument("--no-progress", action="store_true", help="no progress bar (for logs)")
     fuzz.add_argument("--no-report", action="store_true",
@@ -99,7 +103,6 @@ def _parser() -> argparse.ArgumentParser:
     save.add_argument("number", type=int, help="the finding's number, as on its report page finding-NNNNN.html")
     save.add_argument("--to", type=Path, default=DEFAULT_DIRECTORY, help=f"directory (default {DEFAULT_DIRECTORY})")
     save.set_defaults(run=_save_regression)
-    add_play_parsers(sub)
     return parser
 
 
@@ -108,8 +111,8 @@ def _check(args: argparse.Namespace) -> int:
     mode = Mode(args.mode) if args.mode else default_mode(board)
     if mode is Mode.GLOBAL and board.total_mines is None:
         raise ValueError("--mode global needs the total mine count: give the board a header WxHxM")
-    subjects = _names(args.solvers)
-    references = _names(args.references)
+    subjects, references, definitions = _resolve(args)
+    remember(definitions)
     for name in subjects + references:
         if name in LP_SOLVERS:
             continue  # checked on the board's LP relaxations, in any mode
@@ -138,8 +141,10 @@ def _check(args: argparse.Namespace) -> int:
 
 def _fuzz(args: argparse.Namespace) -> int:
     started = time.perf_counter()
-    config = Config(args.seed, tuple(_names(args.solvers)), tuple(_names(args.references)), args.generator,
-                    args.timeout, args.memory)
+    subjects, references, definitions = _resolve(args)
+    config = Config(args.seed, tuple(subjects), tuple(references), args.generator, args.timeout, args.memory,
+                    definitions=definitions)
+    remember(definitions)
     for name in config.subjects + config.references:
         if name not in LP_SOLVERS:
             solver(name)  # an unknown name is bad input before any work starts
@@ -175,6 +180,19 @@ def _save_regression(args: argparse.Namespace) -> int:
 def _earlier_seconds(out: Path) -> float:
     path = out / "summary.json"
     return json.loads(path.read_text())["seconds"] if path.exists() else 0.0
+
+
+def _resolve(args: argparse.Namespace) -> tuple[list[str], list[str], tuple[str, ...]]:
+    """Subjects and references as results name them, and how workers make those not built in."""
+    def names(text: str) -> tuple[list[str], tuple[str, ...]]:
+        given = _names(text)
+        lp = [n for n in given if n in LP_SOLVERS]
+        shown, definitions = resolve([n for n in given if n not in LP_SOLVERS], args.persistent)
+        return list(shown) + lp, definitions
+
+    subjects, own = names(args.solvers)
+    references, theirs = names(args.references)
+    return subjects, references, own + theirs
 
 
 def _names(text: str) -> list[str]:

@@ -40,32 +40,41 @@ class BoardCheck:
 
 
 @cache
-def solver(name: str) -> Solver:
-    """One instance per solver name and process."""
+def _named(name: str) -> Solver:
     return get_solver(name)
+
+
+def solver(who: str | Solver) -> Solver:
+    """The solver a name stands for (one instance per name and process), or the solver given."""
+    return _named(who) if isinstance(who, str) else who
+
+
+def name_of(who: str | Solver) -> str:
+    return who if isinstance(who, str) else who.name
 
 
 def modes_for(board: Board) -> tuple[Mode, ...]:
     return (Mode.LOCAL, Mode.GLOBAL) if board.total_mines is not None else (Mode.LOCAL,)
 
 
-def check_board(board: Board, subjects: Sequence[str], modes: Sequence[Mode] | None = None,
-                references: Sequence[str] = REFERENCES, recipe: Recipe | None = None,
+def check_board(board: Board, subjects: Sequence[str | Solver], modes: Sequence[Mode] | None = None,
+                references: Sequence[str | Solver] = REFERENCES, recipe: Recipe | None = None,
                 index: int | None = None, timeout: float | None = None,
                 limits: Limits | None = None) -> tuple[BoardCheck, ...]:
     """Cross-check a board in each mode (default: every mode the board allows).
 
-    Every solver, references included, runs isolated within ``limits`` (or a CPU budget of
-    ``timeout`` seconds); with neither, in-process.
+    Solvers are named, or given as objects with the Solver protocol.  Every solver, references
+    included, runs isolated within ``limits`` (or a CPU budget of ``timeout`` seconds); with
+    neither, in-process.
     """
     limits = limits or limits_for(timeout)
-    lp_subjects = [s for s in subjects if s in LP_SOLVERS]
-    subjects = [s for s in subjects if s not in LP_SOLVERS]
-    names = list(dict.fromkeys([GROUND_TRUTH, *references, *subjects]))
+    lp_subjects = [s for s in subjects if isinstance(s, str) and s in LP_SOLVERS]
+    everyone = {name_of(s): solver(s) for s in [GROUND_TRUTH, *references, *subjects] if s not in lp_subjects}
+    subjects = [name_of(s) for s in subjects if s not in lp_subjects]
     text = format_board(board)
     out = []
     for mode in modes or modes_for(board):
-        results = {n: run_solver(solver(n), board, mode, limits=limits) for n in names if mode in solver(n).modes}
+        results = {n: run_solver(s, board, mode, limits=limits) for n, s in everyone.items() if mode in s.modes}
         truth = results[GROUND_TRUTH]
         findings = []
         if truth.error:  # nothing on this board can be compared: say so rather than pass silently
@@ -75,7 +84,7 @@ def check_board(board: Board, subjects: Sequence[str], modes: Sequence[Mode] | N
         for name, result in results.items():
             if name == GROUND_TRUTH:
                 continue
-            for diff in compare(result, solver(name).answers, truth):
+            for diff in compare(result, everyone[name].answers, truth):
                 kind = diff.kind if name in subjects else Kind.REFERENCE
                 detail = diff.detail if name in subjects else f"{diff.kind.value}: {diff.detail}".rstrip(": ")
                 findings.append(Finding(kind, name, GROUND_TRUTH, mode, diff.cells, diff.subject_says,

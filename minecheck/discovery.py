@@ -75,10 +75,16 @@ class Definition:
         return Definition(**data)
 
 
-def lookup(name: str, known: dict[str, Definition] | None = None) -> Definition:
-    """The definition of a solver name; UnknownSolver (listing what is known) if there is none."""
+def lookup(name: str, known: dict[str, Definition] | None = None, persistent: bool = False) -> Definition:
+    """The definition of a solver name; UnknownSolver (listing what is known) if there is none.
+
+    ``persistent`` runs a program named inline (``cmd:``) in persistent mode.
+    """
     if known and name in known:
         return known[name]
+    if persistent:
+        found = lookup(name, known)
+        return Definition(**{**asdict(found), "persistent": True}) if found.is_command else found
     alias, eq, rest = name.partition("=")
     if eq and alias and "/" not in alias and ":" not in alias:
         inner = lookup(rest, known)
@@ -97,6 +103,19 @@ def lookup(name: str, known: dict[str, Definition] | None = None) -> Definition:
         return Definition(name, name, "command line")
     raise UnknownSolver(f"unknown solver {name!r}; known: {', '.join(named())} "
                         "(or an import path module:attribute, or cmd:COMMAND)")
+
+
+def resolve(names, persistent: bool = False) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The names as results will show them (``NAME=...`` becomes NAME), and the definitions (JSON) of
+    those not built in, for workers that cannot look them up; ``persistent`` makes every program among
+    them run in persistent mode."""
+    shown, out = [], []
+    for name in names:
+        d = lookup(name, None, persistent)
+        shown.append(d.name)
+        if d.origin != "built-in":
+            out.append(d.to_json())
+    return tuple(shown), tuple(out)
 
 
 def _looks_importable(path: str) -> bool:
