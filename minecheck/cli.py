@@ -14,12 +14,12 @@ from minecheck.boardtext import BoardFormatError, read_board_arg
 from minecheck.campaign import FIXED_SUBJECTS, SEED_SUBJECTS, Config, board_recipe, executor, run_campaign
 from minecheck.counter import default_mode
 from minecheck.crosscheck import GROUND_TRUTH, check_board, solver
-from minecheck.discovery import resolve
+from minecheck.discovery import named, resolve
 from minecheck.isolation import DEFAULT_MEMORY_MIB, Limits
 from minecheck.lpcheck import LP_SOLVERS
 from minecheck.progress import progress_bar
 from minecheck.publish import publish
-from minecheck.registry import REFERENCES, UnknownSolver, remember
+from minecheck.registry import REFERENCES, UnknownSolver, build, remember
 from minecheck.regressions import DEFAULT_DIRECTORY, save_numbered, save_shrunk
 from minecheck.textview import as_json, findings_text, grid, side_by_side, summary
 
@@ -98,6 +98,10 @@ def _parser() -> argparse.ArgumentParser:
                                           f"{DEFAULT_DIRECTORY}; timeout findings are not saved)")
     fuzz.set_defaults(run=_fuzz)
 
+    listing = sub.add_parser("solvers", help="list every solver minecheck can see: built-in, configured, installed")
+    listing.add_argument("--json", action="store_true", help="print JSON, one object per solver")
+    listing.set_defaults(run=_solvers)
+
     save = sub.add_parser("save-regression", help="shrink one finding of a campaign and save it as a regression")
     save.add_argument("out", type=Path, help="the campaign directory (fuzz --out)")
     save.add_argument("number", type=int, help="the finding's number, as on its report page finding-NNNNN.html")
@@ -170,6 +174,34 @@ def _fuzz(args: argparse.Namespace) -> int:
                 saved = save_shrunk(args.out, args.save_regressions, args.shrink_per_signature, pool)
                 print(f"{len(saved)} regression fixtures in {args.save_regressions}")
     return EXIT_FINDINGS if progress.findings else EXIT_OK
+
+
+def _solvers(args: argparse.Namespace) -> int:
+    """Every solver by name: where it comes from, what it answers, its modes (or why it cannot be made)."""
+    rows = []
+    for name, definition in named().items():
+        row = {"name": name, "origin": definition.origin, "target": definition.target}
+        try:
+            made = build(definition)
+            row |= {"answers": sorted(a.value for a in made.answers), "modes": sorted(m.value for m in made.modes)}
+            if getattr(made, "runs_own_process", False):
+                row["persistent"] = definition.persistent
+        except UnknownSolver as err:
+            row["error"] = str(err)
+        rows.append(row)
+    rows += [{"name": n, "origin": "built-in", "target": "checked on LP relaxations and random LPs against cbc",
+              "answers": ["lp"], "modes": ["local"]} for n in LP_SOLVERS]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return EXIT_OK
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        what = r.get("error") or f"{', '.join(r['answers'])}; modes {', '.join(r['modes'])}"
+        print(f"{r['name']:<{width}}  {r['origin']:<28} {what}")
+        if r["origin"] != "built-in":
+            print(f"{'':<{width}}  {'':<28} {r['target']}" + (" (persistent)" if r.get("persistent") else ""))
+    print("\nAlso: an import path (pkg.module:Thing), cmd:COMMAND (a program speaking the protocol), NAME=either.")
+    return EXIT_OK
 
 
 def _save_regression(args: argparse.Namespace) -> int:

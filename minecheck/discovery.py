@@ -57,7 +57,7 @@ class Definition:
     persistent: bool = False
     modes: tuple[str, ...] | None = None  # for programs: the modes it answers (default both)
     answers: tuple[str, ...] | None = None  # for programs: what it answers (default everything it says)
-    cwd: str | None = None  # for programs: where to run them (a pyproject's folder)
+    cwd: str | None = None  # a pyproject's folder: where its programs run, and where its import paths are found
 
     @property
     def is_command(self) -> bool:
@@ -178,8 +178,7 @@ def _entry(name: str, value: object, origin: str, folder: Path) -> Definition:
     modes = tuple(value["modes"]) if "modes" in value else None
     answers = tuple(value["answers"]) if "answers" in value else None
     cwd = str((folder / value["cwd"]).resolve()) if "cwd" in value else str(folder)
-    return Definition(name, target, origin, None, bool(value.get("persistent", False)), modes, answers,
-                      cwd if target.startswith(COMMAND) else None)
+    return Definition(name, target, origin, None, bool(value.get("persistent", False)), modes, answers, cwd)
 
 
 def installed() -> dict[str, Definition]:

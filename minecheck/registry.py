@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
+import sys
 from dataclasses import replace
 from typing import Protocol, runtime_checkable
 
@@ -56,7 +58,7 @@ def build(definition: Definition) -> Solver:
         return ExternalSolver(definition.name, _program(definition))
     module_name, _, attribute = definition.target.partition(":")
     try:
-        thing = importlib.import_module(module_name)
+        thing = _import(module_name, definition.cwd or os.getcwd())
         for part in attribute.split("."):
             thing = getattr(thing, part)
     except (ImportError, AttributeError) as err:
@@ -70,6 +72,18 @@ def build(definition: Definition) -> Solver:
     if getattr(solver, "name", None) != definition.name:
         solver.name = definition.name
     return solver
+
+
+def _import(module_name: str, folder: str):
+    """Import a module, looking also in ``folder`` (the pyproject's, or the working directory) as
+    ``python -m`` would, so that a project's own solver is found without installing it."""
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as err:
+        if err.name != module_name.split(".")[0] or folder in sys.path:
+            raise
+    sys.path.append(folder)
+    return importlib.import_module(module_name)
 
 
 def _instance(thing: object, definition: Definition) -> object:
