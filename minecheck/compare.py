@@ -9,6 +9,7 @@ error) are judged by the statistical test in ``minecheck.stats``.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 from minecheck.answers import TOLERANCE, Answers, SolverResult, Verdict
@@ -27,6 +28,10 @@ def compare(subject: SolverResult, declared: frozenset[Answers], reference: Solv
         return [Difference(error_kind(subject.error), (), subject.error, "an answer", _said(subject))]
     if subject.claims is not None:
         declared = declared & subject.claims
+    return [replace(d, detail=_with_reading(d.detail, subject)) for d in _differences(subject, declared, reference)]
+
+
+def _differences(subject: SolverResult, declared: frozenset[Answers], reference: SolverResult) -> list[Difference]:
     if reference.consistent is False:
         return _on_inconsistent(subject, declared, reference)
     if subject.consistent is False:
@@ -48,6 +53,12 @@ def error_kind(error: str) -> Kind:
     if error.startswith(PROTOCOL_PREFIX):
         return Kind.PROTOCOL
     return Kind.CRASH
+
+
+def _with_reading(detail: str, subject: SolverResult) -> str:
+    """A difference's detail, with the subject's own word on a rule it reads otherwise, if it gave one."""
+    reading = dict(subject.extra).get("reading", "")
+    return f"{detail}\n{reading}".strip() if reading else detail
 
 
 def _said(result: SolverResult) -> str:

@@ -36,6 +36,7 @@ BUILT_IN: dict[str, str] = {
     "cbc": "minecheck.references.cbc:make",
     "minisat": "minecheck.references.minisat:make",
     "brute": "minecheck.references.brute:make",
+    "ms_toollib": "minecheck.solvers.toollib:make",
 }
 COMMAND = "cmd:"
 GROUP = "minecheck.solvers"
