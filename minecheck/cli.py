@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 
 from minecheck.answers import Mode
+from minecheck.baseline import Baseline, from_campaign
+from minecheck.baseline import load as load_baseline
 from minecheck.boardtext import BoardFormatError, read_board_arg
 from minecheck.campaign import FIXED_SUBJECTS, SEED_SUBJECTS, Config, board_recipe, executor, run_campaign
 from minecheck.counter import default_mode
@@ -18,7 +20,7 @@ from minecheck.discovery import named, resolve
 from minecheck.isolation import DEFAULT_MEMORY_MIB, Limits
 from minecheck.lpcheck import LP_SOLVERS
 from minecheck.progress import progress_bar
-from minecheck.publish import publish
+from minecheck.publish import publish, shrunk_boards, write_news
 from minecheck.registry import REFERENCES, UnknownSolver, build, remember
 from minecheck.regressions import DEFAULT_DIRECTORY, save_numbered, save_shrunk
 from minecheck.textview import as_json, findings_text, grid, side_by_side, summary
@@ -96,7 +98,17 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--save-regressions", type=Path, nargs="?", const=DEFAULT_DIRECTORY, default=None,
                       metavar="DIR", help=f"save each shrunk finding as a regression fixture (default DIR: "
                                           f"{DEFAULT_DIRECTORY}; timeout findings are not saved)")
+    fuzz.add_argument("--baseline", type=Path, default=None, metavar="FILE",
+                      help="signatures already known (minecheck baseline --write): new ones are listed first, and "
+                           "the exit code is 1 only when there is a new one")
     fuzz.set_defaults(run=_fuzz)
+
+    base = sub.add_parser("baseline", help="write the signatures of a campaign's findings as a baseline file")
+    base.add_argument("out", type=Path, help="the campaign directory (fuzz --out)")
+    base.add_argument("--write", type=Path, required=True, metavar="FILE", help="the baseline file to write")
+    base.add_argument("--merge", action="store_true", help="keep the signatures already in FILE as well")
+    base.add_argument("--shrink-per-signature", type=int, default=2, help="as for fuzz (default 2)")
+    base.set_defaults(run=_baseline)
 
     listing = sub.add_parser("solvers", help="list every solver minecheck can see: built-in, configured, installed")
     listing.add_argument("--json", action="store_true", help="print JSON, one object per solver")
@@ -153,6 +165,7 @@ def _fuzz(args: argparse.Namespace) -> int:
         if name not in LP_SOLVERS:
             solver(name)  # an unknown name is bad input before any work starts
     board_recipe(config, 0)  # so is an unknown generator
+    known = load_baseline(args.baseline) if args.baseline else None  # and so is a bad baseline file
     earlier = _earlier_seconds(args.out) if args.resume else 0.0
     try:
         with progress_bar(args.boards, args.time_budget, disabled=args.no_progress) as update:
@@ -165,15 +178,36 @@ def _fuzz(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     print(f"{progress.boards} boards, {progress.findings} findings, {elapsed:.1f} s "
           f"({progress.boards / max(elapsed, 1e-9):.1f} boards/s); findings in {args.out / 'findings.jsonl'}")
-    if not args.no_report or args.save_regressions:
+    fresh = None
+    if not args.no_report or args.save_regressions or known is not None:
         with executor(args.jobs or os.cpu_count() or 1, args.scheduler) as pool:
+            if known is not None:
+                fresh = write_news(args.out, args.shrink_per_signature, pool, known)
+                print(f"{len(fresh)} new signature(s) not in {args.baseline}"
+                      + "".join(f"\n  new: {s.kind} {s.subject} ({s.mode})" for s in sorted(fresh)))
             if not args.no_report:
                 index = publish(args.out, per_signature=args.shrink_per_signature, pool=pool)
                 print(f"report: open {index.resolve()} in a browser")
             if args.save_regressions:
                 saved = save_shrunk(args.out, args.save_regressions, args.shrink_per_signature, pool)
                 print(f"{len(saved)} regression fixtures in {args.save_regressions}")
+    if fresh is not None:
+        return EXIT_FINDINGS if fresh else EXIT_OK
     return EXIT_FINDINGS if progress.findings else EXIT_OK
+
+
+def _baseline(args: argparse.Namespace) -> int:
+    if not (args.out / "campaign.json").exists():
+        raise ValueError(f"{args.out} holds no campaign (no campaign.json)")
+    with executor(os.cpu_count() or 1, None) as pool:
+        findings, boards = shrunk_boards(args.out, args.shrink_per_signature, pool)
+    written = from_campaign(findings, boards)
+    if args.merge and args.write.exists():
+        written = Baseline(written.signatures | load_baseline(args.write).signatures)
+    args.write.parent.mkdir(parents=True, exist_ok=True)
+    args.write.write_text(written.to_json())
+    print(f"{len(written.signatures)} signatures in {args.write}")
+    return EXIT_OK
 
 
 def _solvers(args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ from concurrent.futures import Executor
 from dataclasses import asdict
 from pathlib import Path
 
+from minecheck.baseline import Baseline, news
 from minecheck.boardtext import BoardFormatError, parse_board
 from minecheck.campaign import read_findings, stored_limits
 from minecheck.crosscheck import check_board
@@ -87,6 +88,23 @@ def _results(f: Finding, board_text: str, limits: Limits):
         return board, ()
     (c,) = check_board(board, subjects, [f.mode], references, limits=limits)
     return board, c.results
+
+
+def shrunk_boards(out: Path, per_signature: int = 2, pool: Executor | None = None) -> tuple[list[Finding], dict]:
+    """A campaign's findings in report order, and the shrunk board of each one shrunk (by number)."""
+    findings = ordered(read_findings(out))
+    shrunk = shrink_representatives(out, findings, per_signature, stored_limits(out), pool)
+    return findings, {n: Finding.from_json(entry["finding"]).board for n, entry in shrunk.items()}
+
+
+def write_news(out: Path, per_signature: int, pool: Executor | None, known: Baseline) -> dict:
+    """The signatures a baseline does not know, written to news.json (a list, newest first by finding)."""
+    findings, boards = shrunk_boards(out, per_signature, pool)
+    found = news(findings, boards, known)
+    rows = [{"kind": s.kind, "subject": s.subject, "mode": s.mode, "board": s.board, "findings": numbers,
+             "pages": [page_name(n) for n in numbers[:20]]} for s, numbers in sorted(found.items())]
+    (out / "news.json").write_text(json.dumps(rows, indent=2) + "\n")
+    return found
 
 
 def publish(out: Path, per_signature: int = 2, pool: Executor | None = None) -> Path:

@@ -1,0 +1,54 @@
+"""A baseline of known signatures: a campaign exits 1 only on news, and lists the news first."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import board
+
+from minecheck.answers import Mode
+from minecheck.baseline import Baseline, Signature, canonical, news
+from minecheck.boardtext import format_board
+from minecheck.cli import main
+from minecheck.findings import Finding, Kind
+
+
+def fuzz(out, *options) -> int:
+    return main(["fuzz", "--seed", "2", "--boards", "3", "--out", str(out), "--references", "exact",
+                 "--generator", "reveal", "--jobs", "2", "--no-progress", "--no-report", "--timeout", "5",
+                 "--shrink-per-signature", "1", *options])
+
+
+def test_a_board_turned_or_mirrored_has_one_signature_and_no_hidden_truth():
+    b = board("3x2x2/mH1/H2m")
+    turned = "2x3x2\nHm\n2H\nm1\n"
+    assert canonical(format_board(b)) == canonical(turned) == canonical("3x2x2\n1HH\nH2H\n")
+    assert "m" not in canonical(turned)
+    assert canonical("3x2x2\nHH1\nH2H\n") != canonical("3x2x2\nHH1\nH3H\n")
+
+
+def test_a_rerun_against_its_own_baseline_exits_0_and_another_solver_is_news(tmp_path):
+    assert fuzz(tmp_path / "first", "--solvers", "ilp@seed") == 1
+    assert main(["baseline", str(tmp_path / "first"), "--write", str(tmp_path / "known.json")]) == 0
+    assert fuzz(tmp_path / "again", "--solvers", "ilp@seed", "--baseline", str(tmp_path / "known.json")) == 0
+    assert json.loads((tmp_path / "again" / "news.json").read_text()) == []
+    assert fuzz(tmp_path / "more", "--solvers", "ilp@seed,gibbs@seed", "--baseline",
+                str(tmp_path / "known.json")) == 1
+    fresh = json.loads((tmp_path / "more" / "news.json").read_text())
+    assert fresh and {row["subject"] for row in fresh} == {"gibbs@seed"}
+
+
+def test_unshrunk_findings_are_news_only_when_their_kind_solver_and_mode_are_unknown():
+    f = Finding(Kind.CRASH, "x@seed", "exact", Mode.LOCAL, (), "boom", "an answer", "3x1\nH1H\n")
+    g = Finding(Kind.CRASH, "x@seed", "exact", Mode.LOCAL, (), "boom", "an answer", "3x1\nH2H\n")
+    known = Baseline(frozenset({Signature("crash", "x@seed", "local", canonical("3x1\nH1H\n"))}))
+    assert news([f, g], {0: "3x1\nH1H\n"}, known) == {}  # g was not shrunk: judged by its group
+    assert list(news([f, g], {0: "3x1\nH1H\n", 1: "3x1\nH2H\n"}, known).values()) == [[1]]
+    assert news([g], {}, Baseline(frozenset())) != {}
+
+
+def test_a_bad_baseline_file_is_bad_input_naming_it(tmp_path, capsys):
+    bad = tmp_path / "known.json"
+    bad.write_text('{"schema": 7}')
+    assert fuzz(tmp_path / "out", "--solvers", "ilp@fixed", "--baseline", str(bad)) == 2
+    assert f"baseline {bad}: schema 7" in capsys.readouterr().err
