@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
-import numpy as np
-
 from minecheck.answers import Mode
 from minecheck.board import Board
 
@@ -37,6 +35,8 @@ def brute_count(board: Board, mode: Mode, cap: int = CAP) -> BruteCount:
     cells = list(board.covered) if mode is Mode.GLOBAL else frontier
     if len(cells) > cap:
         raise TooBig(f"{len(cells)} covered cells to enumerate, above the cap of {cap}")
+    import numpy as np  # only the 2^n enumeration needs it
+
     index = {c: i for i, c in enumerate(cells)}
     masks = np.arange(1 << len(cells), dtype=np.int64)
     bits = ((masks[:, None] >> np.arange(len(cells))) & 1).astype(np.int16)

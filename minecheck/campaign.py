@@ -33,14 +33,14 @@ from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 
 from minecheck.crosscheck import check_board
+from minecheck.discovery import FIXED_VARIANTS, SEED_VARIANTS
 from minecheck.findings import WHOLE_BOARD, Finding
 from minecheck.generators import Recipe, generate_board, recipe
 from minecheck.isolation import DEFAULT_MEMORY_MIB, Limits
 from minecheck.lpcheck import LP_SOLVERS, check_lp, describe_lp, random_lp
 from minecheck.registry import REFERENCES, remember
 
-SEED_SUBJECTS = ("ilp@seed", "dpll@seed", "gibbs@seed", "simplex@seed")
-FIXED_SUBJECTS = ("ilp@fixed", "dpll@fixed", "gibbs@fixed", "simplex@fixed")
+SEED_SUBJECTS, FIXED_SUBJECTS = SEED_VARIANTS, FIXED_VARIANTS
 
 # the default mix of boards: article 000's small random check, then real games at each level
 MIX: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = (

@@ -10,21 +10,14 @@ import time
 from pathlib import Path
 
 from minecheck.answers import Mode
-from minecheck.baseline import Baseline, from_campaign
-from minecheck.baseline import load as load_baseline
 from minecheck.boardtext import BoardFormatError, read_board_arg
-from minecheck.campaign import FIXED_SUBJECTS, SEED_SUBJECTS, Config, board_recipe, executor, run_campaign
-from minecheck.counter import default_mode
-from minecheck.crosscheck import GROUND_TRUTH, check_board, solver
-from minecheck.discovery import named, resolve
+from minecheck.discovery import FIXED_VARIANTS, LP_SOLVER_NAMES, SEED_VARIANTS, UnknownSolver, resolve
 from minecheck.isolation import DEFAULT_MEMORY_MIB, Limits
-from minecheck.lpcheck import LP_SOLVERS
-from minecheck.progress import progress_bar
-from minecheck.publish import publish, shrunk_boards, write_news
-from minecheck.registry import REFERENCES, UnknownSolver, build, remember
-from minecheck.regressions import DEFAULT_DIRECTORY, save_numbered, save_shrunk
-from minecheck.textview import as_json, findings_text, grid, side_by_side, summary
+from minecheck.registry import REFERENCES, remember
 
+# Each command imports what it uses when it runs (jinja2, rich, numpy, CBC, dask are heavy), so that
+# `minecheck check` on a small board starts in a blink.
+DEFAULT_REGRESSIONS = Path("fixtures/regressions")  # minecheck.regressions.DEFAULT_REGRESSIONS, without importing it
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 
 
@@ -77,7 +70,7 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per core)")
     fuzz.add_argument("--scheduler", default=None, help="a dask.distributed scheduler address to run on instead")
     fuzz.add_argument("--out", type=Path, required=True, help="directory for findings, progress and the report")
-    fuzz.add_argument("--solvers", default=",".join(SEED_SUBJECTS + FIXED_SUBJECTS),
+    fuzz.add_argument("--solvers", default=",".join(SEED_VARIANTS + FIXED_VARIANTS),
                       help="solvers under test (default: every seed and fixed variant)")
     fuzz.add_argument("--references", default=",".join(REFERENCES), help="references beside them")
     fuzz.add_argument("--generator", default="mix",
@@ -95,9 +88,9 @@ def _parser() -> argparse.ArgumentParser:
                       help="skip the HTML report (and shrinking, unless --save-regressions)")
     fuzz.add_argument("--shrink-per-signature", type=int, default=2,
                       help="findings shrunk and drawn in full per (kind, solver, mode) (default 2)")
-    fuzz.add_argument("--save-regressions", type=Path, nargs="?", const=DEFAULT_DIRECTORY, default=None,
+    fuzz.add_argument("--save-regressions", type=Path, nargs="?", const=DEFAULT_REGRESSIONS, default=None,
                       metavar="DIR", help=f"save each shrunk finding as a regression fixture (default DIR: "
-                                          f"{DEFAULT_DIRECTORY}; timeout findings are not saved)")
+                                          f"{DEFAULT_REGRESSIONS}; timeout findings are not saved)")
     fuzz.add_argument("--baseline", type=Path, default=None, metavar="FILE",
                       help="signatures already known (minecheck baseline --write): new ones are listed first, and "
                            "the exit code is 1 only when there is a new one")
@@ -117,12 +110,16 @@ def _parser() -> argparse.ArgumentParser:
     save = sub.add_parser("save-regression", help="shrink one finding of a campaign and save it as a regression")
     save.add_argument("out", type=Path, help="the campaign directory (fuzz --out)")
     save.add_argument("number", type=int, help="the finding's number, as on its report page finding-NNNNN.html")
-    save.add_argument("--to", type=Path, default=DEFAULT_DIRECTORY, help=f"directory (default {DEFAULT_DIRECTORY})")
+    save.add_argument("--to", type=Path, default=DEFAULT_REGRESSIONS, help=f"directory (default {DEFAULT_REGRESSIONS})")
     save.set_defaults(run=_save_regression)
     return parser
 
 
 def _check(args: argparse.Namespace) -> int:
+    from minecheck.counter import default_mode
+    from minecheck.crosscheck import GROUND_TRUTH, check_board, solver
+    from minecheck.textview import as_json, findings_text, grid, side_by_side, summary
+
     board = read_board_arg(args.board)
     mode = Mode(args.mode) if args.mode else default_mode(board)
     if mode is Mode.GLOBAL and board.total_mines is None:
@@ -130,7 +127,7 @@ def _check(args: argparse.Namespace) -> int:
     subjects, references, definitions = _resolve(args)
     remember(definitions)
     for name in subjects + references:
-        if name in LP_SOLVERS:
+        if name in LP_SOLVER_NAMES:
             continue  # checked on the board's LP relaxations, in any mode
         if mode not in solver(name).modes:
             raise ValueError(f"{name} does not support the {mode.value} mode")
@@ -156,13 +153,20 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _fuzz(args: argparse.Namespace) -> int:
+    from minecheck.baseline import load as load_baseline
+    from minecheck.campaign import Config, board_recipe, executor, run_campaign
+    from minecheck.crosscheck import solver
+    from minecheck.progress import progress_bar
+    from minecheck.publish import publish, write_news
+    from minecheck.regressions import save_shrunk
+
     started = time.perf_counter()
     subjects, references, definitions = _resolve(args)
     config = Config(args.seed, tuple(subjects), tuple(references), args.generator, args.timeout, args.memory,
                     definitions=definitions)
     remember(definitions)
     for name in config.subjects + config.references:
-        if name not in LP_SOLVERS:
+        if name not in LP_SOLVER_NAMES:
             solver(name)  # an unknown name is bad input before any work starts
     board_recipe(config, 0)  # so is an unknown generator
     known = load_baseline(args.baseline) if args.baseline else None  # and so is a bad baseline file
@@ -197,6 +201,11 @@ def _fuzz(args: argparse.Namespace) -> int:
 
 
 def _baseline(args: argparse.Namespace) -> int:
+    from minecheck.baseline import Baseline, from_campaign
+    from minecheck.baseline import load as load_baseline
+    from minecheck.campaign import executor
+    from minecheck.publish import shrunk_boards
+
     if not (args.out / "campaign.json").exists():
         raise ValueError(f"{args.out} holds no campaign (no campaign.json)")
     with executor(os.cpu_count() or 1, None) as pool:
@@ -212,6 +221,9 @@ def _baseline(args: argparse.Namespace) -> int:
 
 def _solvers(args: argparse.Namespace) -> int:
     """Every solver by name: where it comes from, what it answers, its modes (or why it cannot be made)."""
+    from minecheck.discovery import named
+    from minecheck.registry import build
+
     rows = []
     for name, definition in named().items():
         row = {"name": name, "origin": definition.origin, "target": definition.target}
@@ -224,7 +236,7 @@ def _solvers(args: argparse.Namespace) -> int:
             row["error"] = str(err)
         rows.append(row)
     rows += [{"name": n, "origin": "built-in", "target": "checked on LP relaxations and random LPs against cbc",
-              "answers": ["lp"], "modes": ["local"]} for n in LP_SOLVERS]
+              "answers": ["lp"], "modes": ["local"]} for n in LP_SOLVER_NAMES]
     if args.json:
         print(json.dumps(rows, indent=2))
         return EXIT_OK
@@ -239,6 +251,8 @@ def _solvers(args: argparse.Namespace) -> int:
 
 
 def _save_regression(args: argparse.Namespace) -> int:
+    from minecheck.regressions import save_numbered
+
     print(save_numbered(args.out, args.number, args.to))
     return EXIT_OK
 
@@ -252,8 +266,8 @@ def _resolve(args: argparse.Namespace) -> tuple[list[str], list[str], tuple[str,
     """Subjects and references as results name them, and how workers make those not built in."""
     def names(text: str) -> tuple[list[str], tuple[str, ...]]:
         given = _names(text)
-        lp = [n for n in given if n in LP_SOLVERS]
-        shown, definitions = resolve([n for n in given if n not in LP_SOLVERS], args.persistent)
+        lp = [n for n in given if n in LP_SOLVER_NAMES]
+        shown, definitions = resolve([n for n in given if n not in LP_SOLVER_NAMES], args.persistent)
         return list(shown) + lp, definitions
 
     subjects, own = names(args.solvers)

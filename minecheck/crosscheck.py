@@ -17,10 +17,10 @@ from minecheck.answers import Mode, SolverResult
 from minecheck.board import Board
 from minecheck.boardtext import format_board
 from minecheck.compare import compare
+from minecheck.discovery import LP_SOLVER_NAMES
 from minecheck.findings import Finding, Kind
 from minecheck.generators import Recipe
 from minecheck.isolation import Limits
-from minecheck.lpcheck import LP_SOLVERS, check_relaxations
 from minecheck.registry import REFERENCES, Solver, get_solver, limits_for, run_solver
 
 GROUND_TRUTH = "exact"
@@ -68,7 +68,7 @@ def check_board(board: Board, subjects: Sequence[str | Solver], modes: Sequence[
     neither, in-process.
     """
     limits = limits or limits_for(timeout)
-    lp_subjects = [s for s in subjects if isinstance(s, str) and s in LP_SOLVERS]
+    lp_subjects = [s for s in subjects if isinstance(s, str) and s in LP_SOLVER_NAMES]
     everyone = {name_of(s): solver(s) for s in [GROUND_TRUTH, *references, *subjects] if s not in lp_subjects}
     subjects = [name_of(s) for s in subjects if s not in lp_subjects]
     text = format_board(board)
@@ -90,6 +90,8 @@ def check_board(board: Board, subjects: Sequence[str | Solver], modes: Sequence[
                 findings.append(Finding(kind, name, GROUND_TRUTH, mode, diff.cells, diff.subject_says,
                                         diff.reference_says, text, detail, recipe, index))
         if lp_subjects and mode is Mode.LOCAL:  # LP values do not depend on the mode: checked once
+            from minecheck.lpcheck import check_relaxations  # CBC and numpy only where LPs are checked
+
             lp_seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
             findings += [replace(f, recipe=recipe) for f in check_relaxations(board, lp_subjects, lp_seed, index)]
         out.append(BoardCheck(board, mode, tuple(results.values()), tuple(findings)))

@@ -19,10 +19,8 @@ from __future__ import annotations
 
 import json
 import os
-import tomllib
 from dataclasses import asdict, dataclass
 from functools import cache
-from importlib.metadata import entry_points
 from pathlib import Path
 
 BUILT_IN: dict[str, str] = {
@@ -38,6 +36,9 @@ BUILT_IN: dict[str, str] = {
     "brute": "minecheck.references.brute:make",
     "ms_toollib": "minecheck.solvers.toollib:make",
 }
+SEED_VARIANTS = ("ilp@seed", "dpll@seed", "gibbs@seed", "simplex@seed")  # the articles' code, defects and all
+FIXED_VARIANTS = ("ilp@fixed", "dpll@fixed", "gibbs@fixed", "simplex@fixed")
+LP_SOLVER_NAMES = ("simplex@seed", "simplex@fixed")  # checked on LP relaxations against CBC (minecheck.lpcheck)
 COMMAND = "cmd:"
 GROUP = "minecheck.solvers"
 TABLE = ("tool", "minecheck", "solvers")
@@ -95,7 +96,7 @@ def lookup(name: str, known: dict[str, Definition] | None = None, persistent: bo
             raise UnknownSolver("cmd: needs a command, e.g. cmd:'java -cp build MySolver'")
         return Definition(name, name, "command line")
     base, _, option = name.partition(":")
-    found = named().get(base)
+    found = Definition(base, BUILT_IN[base], "built-in") if base in BUILT_IN else named().get(base)
     if found is not None:
         if option and found.is_command:
             raise UnknownSolver(f"{base} is a program ({found.target}); it takes no ':{option}' option")
@@ -152,6 +153,8 @@ def configured(start: str | None = None) -> dict[str, Definition]:
 
 @cache
 def _table(path: Path) -> dict[str, Definition]:
+    import tomllib
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as err:
@@ -184,6 +187,8 @@ def _entry(name: str, value: object, origin: str, folder: Path) -> Definition:
 
 def installed() -> dict[str, Definition]:
     """Solvers offered by installed packages through the ``minecheck.solvers`` entry-point group."""
+    from importlib.metadata import entry_points  # reads every installed package: only when a name is not built in
+
     out = {}
     for ep in entry_points(group=GROUP):
         dist = ep.dist.name if ep.dist is not None else "an installed package"

@@ -122,6 +122,12 @@ class ExternalSolver:
         process, run = self._process, self._pending
         assert run is not None
         run.out.clear()
+        run.err.clear()
+        late = _pending_output(process)
+        if late:  # printed after its last answer: it is out of step with its requests
+            self.close()
+            return self._failed(mode, f"{PROTOCOL_PREFIX}: more than one line for one request (after the last "
+                                f"answer it printed {late[:80]!r}); started afresh", run)
         stop = _exchange(process, (request_line(board, mode) + "\n").encode(), run, limits, until_exit=False)
         if stop is not None:
             self.close()
@@ -228,6 +234,16 @@ def _exchange(process: subprocess.Popen, request: bytes, run: _Run, limits: Limi
         _end(process)
         run.out[:] = b"<more than 64 MiB of output>"
     return stop
+
+
+def _pending_output(process: subprocess.Popen) -> bytes:
+    """Whatever a persistent program printed since its last answer was read (nothing, if it is in step)."""
+    assert process.stdout is not None
+    os.set_blocking(process.stdout.fileno(), False)
+    try:
+        return os.read(process.stdout.fileno(), 1 << 16) or b""
+    except BlockingIOError:
+        return b""
 
 
 def _write_some(process: subprocess.Popen, selector, state: dict, close_after: bool) -> None:

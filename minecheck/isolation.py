@@ -25,8 +25,11 @@ from __future__ import annotations
 import faulthandler
 import math
 import os
+import pickle
 import resource
+import select
 import signal
+import struct
 import sys
 import threading
 import time
@@ -34,7 +37,6 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from multiprocessing.connection import Connection, Pipe
 from typing import Any
 
 DEFAULT_MEMORY_MIB = 2048
@@ -189,6 +191,53 @@ def kill_group(pgid: int) -> None:
 
 # -- the sandbox ------------------------------------------------------------------------------------
 
+class Channel:
+    """One end of a pair of pipes carrying pickled messages, each prefixed by its length.
+
+    (multiprocessing.connection would do, at the price of importing sockets and temporary files on
+    every start of the command line.)
+    """
+
+    def __init__(self, read_fd: int, write_fd: int):
+        self.read_fd, self.write_fd = read_fd, write_fd
+
+    def send(self, message: object) -> None:
+        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+        view = memoryview(struct.pack("<Q", len(data)) + data)
+        while view:
+            view = view[os.write(self.write_fd, view):]
+
+    def recv(self) -> Any:
+        (size,) = struct.unpack("<Q", self._read(8))
+        return pickle.loads(self._read(size))
+
+    def _read(self, size: int) -> bytes:
+        chunks, left = [], size
+        while left:
+            chunk = os.read(self.read_fd, min(left, 1 << 20))
+            if not chunk:
+                raise EOFError("the other end closed the channel")
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+
+    def poll(self, seconds: float) -> bool:
+        return bool(select.select([self.read_fd], [], [], seconds)[0])
+
+    def close(self) -> None:
+        for fd in (self.read_fd, self.write_fd):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def channel_pair() -> tuple[Channel, Channel]:
+    down_read, down_write = os.pipe()
+    up_read, up_write = os.pipe()
+    return Channel(up_read, down_write), Channel(down_read, up_write)
+
+
 class Sandbox:
     """A forked child that runs calls one at a time for the thread that made it.
 
@@ -199,7 +248,7 @@ class Sandbox:
 
     def __init__(self) -> None:
         self.pid: int | None = None
-        self.conn: Connection | None = None
+        self.conn: Channel | None = None
         self.known: dict[int, object] = {}  # id -> object, kept alive so that ids are not reused
         self.forked_with: frozenset[int] = frozenset()
 
@@ -235,7 +284,7 @@ class Sandbox:
 
     def _fork(self) -> None:
         self.close()
-        parent, child = Pipe()
+        parent, child = channel_pair()
         for stream in (sys.stdout, sys.stderr):  # else the child would print the caller's pending output again
             _flush(stream)
         pid = os.fork()
@@ -303,7 +352,7 @@ def describe_status(status: int) -> str:
     return f"the solver's process ended with wait status {status}"
 
 
-def _serve(conn: Connection, owners: dict[int, object]) -> None:
+def _serve(conn: Channel, owners: dict[int, object]) -> None:
     """The child's loop: receive (object id, method, args, limits), answer an Outcome, until the pipe closes."""
     os.setpgid(0, 0)
     os.dup2(2, 1)  # a solver's prints go to stderr: the caller's stdout may be JSON

@@ -18,12 +18,14 @@ from minecheck.answers import TOLERANCE, Mode
 from minecheck.board import Board
 from minecheck.boardtext import format_board
 from minecheck.constraints import Contradiction, build_constraints
+from minecheck.discovery import LP_SOLVER_NAMES
 from minecheck.findings import Finding, Kind
 from minecheck.references.cbc import ReferenceFailure
 from minecheck.solvers.ilp_fixed import relaxation_lp
 from minecheck.solvers.simplex import INFEASIBLE, LP, OPTIMAL, UNBOUNDED, LPResult, solve_fixed, solve_seed
 
 LP_SOLVERS: dict[str, Callable[[LP], LPResult]] = {"simplex@seed": solve_seed, "simplex@fixed": solve_fixed}
+assert tuple(LP_SOLVERS) == LP_SOLVER_NAMES
 REFERENCE = "cbc"
 
 

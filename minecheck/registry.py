@@ -7,7 +7,6 @@ paths, ``cmd:`` programs); here a definition becomes a solver, and a run becomes
 from __future__ import annotations
 
 import importlib
-import inspect
 import os
 import sys
 from dataclasses import replace
@@ -98,12 +97,11 @@ def _instance(thing: object, definition: Definition) -> object:
 
 
 def _arity(fn) -> int:
-    """How many positional parameters a function requires (a protocol function takes board text and mode)."""
-    try:
-        params = inspect.signature(fn).parameters.values()
-    except (TypeError, ValueError):
+    """How many positional parameters a plain function requires (a protocol function takes board text and mode)."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
         return 0
-    return sum(1 for p in params if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD))
+    return code.co_argcount - len(getattr(fn, "__defaults__", None) or ())
 
 
 def _program(definition: Definition) -> Program:

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-
-from scipy.stats import t as student_t
+from functools import cache
 
 from minecheck.answers import SolverResult
 
@@ -29,7 +28,14 @@ MARGIN = 0.005  # absolute deviations below this are not findings
 
 def critical_z(cells_tested: int) -> float:
     """The |z| above which a cell is flagged, Bonferroni-corrected for the number of cells."""
-    return float(student_t.ppf(1 - ALPHA_BOARD / (2 * max(1, cells_tested)), BATCH_DOF))
+    return _critical_z(max(1, cells_tested))
+
+
+@cache
+def _critical_z(cells_tested: int) -> float:
+    from scipy.stats import t as student_t  # half a second to import: only where a sampler is judged
+
+    return float(student_t.ppf(1 - ALPHA_BOARD / (2 * cells_tested), BATCH_DOF))
 
 
 def probability_outliers(subject: SolverResult, exact: dict[int, Fraction]) -> list[tuple[int, float, float]]:

@@ -78,9 +78,8 @@ def main() -> None:
         request = json.loads(line)
         if args.misbehave == "silent-exit":
             return
-        print(_text(answer(request["board"], request["mode"], args.misbehave)), flush=True)
-        if args.misbehave == "two-lines":
-            print("{}", flush=True)
+        extra = "\n{}" if args.misbehave == "two-lines" else ""  # one write: read back in one piece
+        print(_text(answer(request["board"], request["mode"], args.misbehave)) + extra, flush=True)
 
 
 def _text(out: dict | str) -> str:

@@ -145,7 +145,7 @@ def test_an_import_that_fails_names_the_solver_and_where_it_was_found(project):
 def test_a_bad_table_entry_is_bad_input_naming_its_place(project, capsys, entry, message):
     (project / "pyproject.toml").write_text(f"[tool.minecheck.solvers]\n{entry}\n")
     discovery._table.cache_clear()
-    assert main(["check", "HHH/121"]) == 2
+    assert main(["check", "HHH/121", "--solvers", "bad"]) == 2
     err = capsys.readouterr().err
     assert message in err and "[tool.minecheck.solvers] bad in" in err
 

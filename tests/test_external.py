@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 from conftest import board
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from minecheck.answers import Mode, Verdict
 from minecheck.campaign import Config, read_findings, run_campaign
@@ -165,3 +167,39 @@ def test_a_plain_python_function_speaks_the_protocol_too():
 
     (checked,) = check_board(board("HHH/121"), [FunctionSolver("f", only_safe_cells)], [Mode.LOCAL], ["exact"])
     assert checked.findings == ()  # the cells left out claim nothing
+
+
+_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-2, 3), st.floats(-0.5, 1.5, allow_nan=False),
+                    st.sampled_from(["1/3", "0.25", "safe", "mine", "unknown", "maybe", "2/1x", ""]))
+
+
+@st.composite
+def answers(draw):
+    """Answers near the schema: right ones, and ones with one field wrong, missing or unknown."""
+    cell_keys = st.sampled_from(["row", "col", "verdict", "probability", "stderr", "colour"])
+    cells = draw(st.lists(st.dictionaries(cell_keys, _VALUES, max_size=5), max_size=3))
+    for cell in cells:
+        if draw(st.booleans()):
+            cell.update(row=draw(st.integers(0, 2)), col=draw(st.integers(0, 2)))
+    top = draw(st.dictionaries(st.sampled_from(["consistent", "reason", "layouts", "samples", "verdicts"]), _VALUES,
+                               max_size=3))
+    answer = {"schema": draw(st.sampled_from([1, 1, 1, 2])), **top}
+    if draw(st.integers(0, 9)):
+        answer["cells"] = cells
+    return answer
+
+
+@settings(max_examples=400)
+@given(answer=answers())
+def test_the_fast_schema_check_agrees_with_the_published_json_schema(answer):
+    from jsonschema import Draft202012Validator
+
+    from minecheck.protocol import answer_schema, follows_schema
+
+    assert follows_schema(answer) == Draft202012Validator(answer_schema()).is_valid(answer)
+
+
+def test_whole_numbers_written_with_a_point_are_whole_numbers_as_in_json_schema():
+    answer = '{"schema": 1, "layouts": 2.0, "cells": [{"row": 0.0, "col": 1, "verdict": "unknown"}]}'
+    result = decode_answer(answer, board("HHH/H1H"), Mode.LOCAL, "p")
+    assert result.layouts == 2 and isinstance(result.layouts, int) and result.cells[0].cell == 1

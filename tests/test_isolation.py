@@ -20,7 +20,7 @@ from minecheck.isolation import Limits, Stop, stop_message
 from minecheck.registry import get_solver, run_solver
 
 BOARD = board("HHH/121")
-FAST = Limits(cpu=0.5, memory_mib=256, idle=0.5)
+FAST = Limits(cpu=0.5, memory_mib=256, idle=3.0)  # idle well above the budget: a loaded machine is not idle
 TESTS = Path(__file__).resolve().parent
 
 
@@ -50,7 +50,7 @@ def test_a_solver_stuck_inside_one_c_call_is_stopped_from_outside():
 
 
 def test_a_solver_that_sleeps_is_stopped_for_idling_and_says_so():
-    result = run(hanging_solver.HANG)
+    result = run(hanging_solver.HANG, Limits(cpu=0.5, idle=0.5))
     assert result.error.startswith("Timeout: stopped after 0.5 s without using the CPU")
     still_answers_like_exact()
 
