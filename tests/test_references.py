@@ -197,3 +197,49 @@ def test_the_independent_reference_reaches_expert_play_positions():
     for seed in range(5):
         b = generate_board(recipe("play", seed, level="expert"))
         assert enumerate_count(b, Mode.GLOBAL).consistent
+
+
+@settings(max_examples=12)
+@given(seed=st.integers(0, 10**9), open_prob=st.floats(0.08, 0.30), mode=st.sampled_from([Mode.LOCAL, Mode.GLOBAL]))
+def test_minisat_and_cbc_equal_exact_on_expert_size_boards_with_a_few_cells_open(seed, open_prob, mode):
+    """Where the total spans hundreds of covered cells: the frontier-only totalizer must not change a verdict."""
+    b = generate_board(recipe("reveal", seed, width=30, height=16, density=99 / 480, open_prob=open_prob))
+    exact = verdicts(run_solver(get_solver("exact"), b, mode))
+    assert verdicts(run_solver(get_solver("minisat"), b, mode)) == exact
+    assert verdicts(run_solver(get_solver("cbc"), b, mode)) == exact
+
+
+def test_the_total_is_encoded_over_the_frontier_only():
+    from minecheck.constraints import build_constraints
+    from minecheck.references.minisat import encode
+    from minecheck.references.model import models
+
+    b = generate_board(recipe("reveal", 3, width=30, height=16, density=99 / 480, open_prob=0.1))
+    (model,) = models(build_constraints(b), Mode.GLOBAL)
+    assert len(model.off_cells) > 50
+    assert set(encode(model).var) == set(model.cells)
+
+
+@settings(max_examples=60)
+@given(n=st.integers(1, 7), bound=st.integers(1, 8))
+def test_the_downward_half_totalizer_says_at_least_j(n, bound):
+    """Assuming output j is possible exactly when j + 1 inputs or more are true, whatever the inputs."""
+    from itertools import product
+
+    from pysat.formula import IDPool
+    from pysat.solvers import Solver
+
+    from minecheck.references.minisat import downward
+
+    pool = IDPool()
+    lits = [pool.id(("x", i)) for i in range(n)]
+    clauses: list[list[int]] = []
+    out = downward(lits, min(n, bound), pool, clauses)
+    assert len(out) == min(n, bound)
+    with Solver(name="minisat22", bootstrap_with=clauses + [[lits[0], -lits[0]]]) as sat:
+        for values in product([False, True], repeat=n):
+            fixed = [v if on else -v for v, on in zip(lits, values)]
+            for j, o in enumerate(out):
+                assert sat.solve(assumptions=fixed + [o]) == (sum(values) >= j + 1)
+                if o not in lits:  # a lone input is its own output
+                    assert sat.solve(assumptions=fixed + [-o])  # the half says nothing the other way

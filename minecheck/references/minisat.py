@@ -2,19 +2,22 @@
 MiniSat 2.2 through PySAT, with incremental solving under assumptions for the backbone.
 
 ``minisat:NAME`` selects another PySAT solver (``minisat:cadical153``, ``minisat:glucose4``).
-In the global mode the off-frontier cells are variables too, and one "exactly R" constraint
-spans all covered cells.  They are interchangeable, so their symmetry is broken by ordering
-them (cell i+1 a mine only if cell i is): without that, CDCL proofs about the total degrade
-into pigeonhole-like searches (seen: 8 s on an Expert board), and the ordering lets most of
-them be fixed outright, keeping the cardinality constraint small.
-The backbone then asks "can the first be a mine?" and "can the last be safe?".
+In the global mode only the frontier cells are variables.  The covered cells no digit touches
+are interchangeable, so the total says only how many mines the frontier holds: K between
+``remaining - off`` and ``remaining`` (the rest lie off the frontier).  An incremental
+totalizer over the frontier gives "at least j" literals, which bound K, and under assumptions
+answer the off-frontier cells' two questions: can one be a mine (K <= remaining - 1), can one
+be safe (K >= remaining - off + 1).  Encoding the total over every covered cell instead cost
+tens of thousands of auxiliary variables and 10-40x the exact counter on Expert-size boards.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
+from itertools import count
 
-from pysat.card import CardEnc, EncType
+from pysat.card import CardEnc, EncType, ITotalizer
 from pysat.formula import IDPool
 from pysat.solvers import Solver, SolverNames
 
@@ -27,60 +30,85 @@ from minecheck.registry import system_or_refusal
 DEFAULT = "minisat22"
 
 
-def _clauses(model: Model, pool: IDPool) -> list[list[int]]:
-    var = {c: pool.id(("cell", c)) for c in model.cells + model.off_cells}
+@dataclass(frozen=True)
+class Encoding:
+    """A model as CNF: each frontier cell's variable, the clauses, and the literals that ask about
+    the off-frontier cells (None where the answer needs no question: always yes, or never)."""
+
+    var: dict[int, int]
+    clauses: list[list[int]]
+    off_can_be_mine: int | None = None
+    off_can_be_safe: int | None = None
+    impossible: bool = False
+
+
+def encode(model: Model) -> Encoding:
+    """The model's digits as exactly-k constraints, and in the global mode the bounds on K."""
+    pool = IDPool()
+    var = {c: pool.id(("cell", c)) for c in model.cells}
     clauses: list[list[int]] = []
     for eq in model.equations:
         lits = [var[c] for c in eq.cells]
         clauses.extend(CardEnc.equals(lits=lits, bound=eq.mines, vpool=pool, encoding=EncType.seqcounter).clauses)
-    off = [var[c] for c in model.off_cells]
-    clauses.extend([-later, earlier] for earlier, later in zip(off, off[1:]))
     if model.total is None:
-        return clauses
-    # ordered off cells: the first `low` must be mines and those from `high` on safe, so the
-    # cardinality constraint only spans the frontier and the off cells in between
-    low, high = _counter_span(model)
+        return Encoding(var, clauses)
+    n, off, total = len(model.cells), len(model.off_cells), model.total
+    low, high = max(0, total - off), min(n, total)
     if low > high:
-        return [[]]  # the total cannot be met at all: an empty clause
-    clauses.extend([v] for v in off[:low])
-    clauses.extend([-v] for v in off[high:])
-    lits = [var[c] for c in model.cells] + off[low:high]
-    if lits:
-        clauses.extend(CardEnc.equals(lits=lits, bound=model.total - low, vpool=pool,
-                                      encoding=EncType.seqcounter).clauses)
-    elif model.total - low:
-        return [[]]
-    return clauses
+        return Encoding(var, [[]], impossible=True)
+    if not model.cells:
+        return Encoding(var, clauses)
+    lits = [var[c] for c in model.cells]
+    # "at most" (K <= high, and the question K <= total - 1): pysat's incremental totalizer
+    upward = ITotalizer(lits=lits, ubound=min(n, total + 1), top_id=pool.top)
+    pool.occupy(pool.top + 1, upward.top_id)
+    pool.top = upward.top_id
+    clauses.extend(upward.cnf.clauses)
+    at_least_if = upward.rhs  # true when at least j + 1 frontier cells are mines (not the converse)
+    if high < len(at_least_if):
+        clauses.append([-at_least_if[high]])
+    can_mine = -at_least_if[total - 1] if off and 1 <= total <= len(at_least_if) else None  # K <= total - 1
+    # "at least" (K >= low, and the question K >= total - off + 1): its converse, only as far as needed
+    reach = max(low, total - off + 1 if off else 0)
+    only_if = downward(lits, min(n, reach), pool, clauses) if reach > 0 else []  # true only with j + 1 or more
+    if low > 0:
+        clauses.append([only_if[low - 1]])
+    can_safe = only_if[total - off] if off and 0 <= total - off < len(only_if) else None  # K >= total - off + 1
+    upward.delete()
+    return Encoding(var, clauses, can_mine, can_safe)
 
 
-def _counter_span(model: Model) -> tuple[int, int]:
-    """The off-frontier cells the total's counter spans: [low, high) of the ordered off cells."""
-    return max(0, model.total - len(model.cells)), min(len(model.off_cells), model.total)
+def downward(lits: list[int], bound: int, pool: IDPool, clauses: list[list[int]]) -> list[int]:
+    """Outputs o with o[j] true only if at least j + 1 of lits are, for j < bound: the half of a totalizer
+    (Bailleux and Boufkhad) that pysat's ITotalizer leaves out, as it needs only the other half for
+    "at most".  Assuming o[j] then asks "at least j + 1".  Adds its clauses."""
+    fresh = count()
+
+    def node(part: list[int]) -> list[int]:
+        if len(part) == 1:
+            return part
+        a, b = node(part[: len(part) // 2]), node(part[len(part) // 2:])
+        out = [pool.id(("at least", next(fresh))) for _ in range(min(len(a) + len(b), bound))]
+        for i in range(min(len(a), len(out)) + 1):
+            for j in range(min(len(b), len(out) - i) + 1):
+                if i + j < len(out):  # a holds <= i and b holds <= j: the node holds <= i + j
+                    clauses.append([-out[i + j]] + ([a[i]] if i < len(a) else []) + ([b[j]] if j < len(b) else []))
+        return out
+
+    return node(list(lits))
 
 
 def counter_size(model: Model) -> int:
-    """About how many auxiliary variables the global total's sequential counter needs (0 in the local mode).
-
-    It grows as cells x mines: on a 300-cell Expert frontier it is ~50,000 variables, and
-    encoding and solving it then costs more than CBC's own search (see cbc.WITNESS_LIMIT).
-    """
+    """About how many clauses the global total's totalizer needs (0 in the local mode): frontier x bound."""
     if model.total is None:
         return 0
-    low, high = _counter_span(model)
-    return max(0, len(model.cells) + high - low) * max(0, model.total - low)
+    return len(model.cells) * min(len(model.cells), model.total + 1)
 
 
-def _encoded(model: Model) -> tuple[dict[int, int], list[list[int]]]:
-    """Each cell's variable, and the clauses (an empty clause when the model is plainly impossible)."""
-    pool = IDPool()
-    var = {c: pool.id(("cell", c)) for c in model.cells + model.off_cells}
-    return var, _clauses(model, pool)
-
-
-def _solution(model: Model, var: dict[int, int], sat: Solver) -> Solution:
+def _solution(model: Model, encoding: Encoding, sat: Solver) -> Solution:
     true = {lit for lit in sat.get_model() if lit > 0}
-    return Solution(frozenset(c for c in model.cells if var[c] in true),
-                    sum(1 for c in model.off_cells if var[c] in true))
+    mines = frozenset(c for c in model.cells if encoding.var[c] in true)
+    return Solution(mines, 0 if model.total is None else model.total - len(mines))
 
 
 @lru_cache(maxsize=64)
@@ -92,24 +120,26 @@ def backbone_solutions(model: Model, solver_name: str = DEFAULT) -> tuple[Soluti
     Cached per model: in a cross-check the ``cbc`` reference takes its layouts from the same
     search (checking each), so a board pays for it once.
     """
-    var, clauses = _encoded(model)
-    if [] in clauses:
+    encoding = encode(model)
+    if encoding.impossible:
         return None
-    with Solver(name=solver_name, bootstrap_with=clauses) as sat:
+    with Solver(name=solver_name, bootstrap_with=encoding.clauses) as sat:
         if not sat.solve():
             return None
-        found = [_solution(model, var, sat)]
+        found = [_solution(model, encoding, sat)]
         seen = Seen(model)
         seen.add(found[0])
         for cell, mine in seen.open_questions():
             if cell in (seen.mine if mine else seen.safe):
                 continue
-            if cell == OFF:  # ordered off-frontier cells: the first holds a mine iff any does
-                lit = var[model.off_cells[0]] if mine else -var[model.off_cells[-1]]
+            if cell == OFF:  # interchangeable cells: one question about how many mines the frontier holds
+                lit = encoding.off_can_be_mine if mine else encoding.off_can_be_safe
+                if lit is None:
+                    continue  # an answer no layout can change: the first layout already showed "yes" if it is
             else:
-                lit = var[cell] if mine else -var[cell]
+                lit = encoding.var[cell] if mine else -encoding.var[cell]
             if sat.solve(assumptions=[lit]):
-                found.append(_solution(model, var, sat))
+                found.append(_solution(model, encoding, sat))
                 seen.add(found[-1])
     return tuple(found)
 
