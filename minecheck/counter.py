@@ -1,42 +1,26 @@
 """The exact counter: the number of consistent layouts and exact mine probabilities.
 
-This is minecheck's ground truth.  It never enumerates layouts one by one:
-
-* cells with the same equations form a *box* (s cells, j mines: C(s, j) layouts);
-* boxes are ordered along the component (Cuthill-McKee), and a dynamic programme sweeps
-  them, its state being the mines still owed by the equations that are open at that point
-  of the sweep.  A forward sweep and a backward sweep over the same states give every
-  box's mine total, for every number of mines in the component;
-* "for every number of mines" is a polynomial in z; each polynomial is packed into one
-  Python int (Kronecker substitution, a slot of bits per coefficient), so adding and
-  multiplying polynomials are single big-integer operations.
-
-Components are then combined: in the local mode each one is uniform over its own layouts;
-in the global mode a frontier total K is weighted by C(off-frontier cells, remaining - K).
+This is minecheck's ground truth.  It never enumerates layouts one by one: each component is
+counted by mine count with a sweep over its boxes (``minecheck.sweep``), and the components
+are then combined.  In the local mode each one is uniform over its own layouts; in the global
+mode a frontier total K is weighted by C(off-frontier cells, remaining - K).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import repeat
 from math import comb
+from operator import mul
 
 from minecheck.answers import Mode
 from minecheck.board import Board, label
-from minecheck.constraints import Component, ConstraintSystem, Contradiction, build_constraints
+from minecheck.constraints import Component, ConstraintSystem, Contradiction
+from minecheck.scan import read_constraints
+from minecheck.sweep import ComponentCount, count_component, pack, slot_for, unpack
 
-
-@dataclass(frozen=True)
-class ComponentCount:
-    """Layouts of one component by mine count, and per cell the layouts where it is a mine."""
-
-    component: Component
-    by_mines: tuple[int, ...]  # by_mines[k]: layouts with k mines
-    cell_by_mines: tuple[tuple[int, ...], ...]  # aligned with component.cells
-
-    @property
-    def layouts(self) -> int:
-        return sum(self.by_mines)
+__all__ = ["Count", "ComponentCount", "count_board", "count_system", "count_component", "default_mode"]
 
 
 @dataclass(frozen=True)
@@ -61,7 +45,7 @@ def count_board(board: Board, mode: Mode | None = None) -> Count:
     if mode is Mode.GLOBAL and board.total_mines is None:
         raise ValueError("the global mode needs the total mine count (a header WxHxM)")
     try:
-        system = build_constraints(board)
+        system = read_constraints(board)
     except Contradiction as err:
         return Count(mode, False, str(err), 0, (), ())
     return count_system(system, mode)
@@ -79,29 +63,26 @@ def count_system(system: ConstraintSystem, mode: Mode) -> Count:
 
 
 def _local(system: ConstraintSystem, counts: tuple[ComponentCount, ...]) -> Count:
-    probs: dict[int, Fraction | None] = {c: None for c in system.off_frontier}
+    probs: dict[int, Fraction] = {}
     layouts = 1
     for cc in counts:
         total = cc.layouts
         layouts *= total
+        seen: dict[tuple[int, ...], Fraction] = {}  # the cells of a box share their counts
         for cell, per_k in zip(cc.component.cells, cc.cell_by_mines):
-            probs[cell] = Fraction(sum(per_k), total)
-    return Count(Mode.LOCAL, True, None, layouts, counts, tuple(sorted(probs.items())))
+            p = seen.get(per_k)
+            if p is None:
+                p = seen[per_k] = Fraction(sum(per_k), total)
+            probs[cell] = p
+    return Count(Mode.LOCAL, True, None, layouts, counts, _every_covered_cell(system, probs, None))
 
 
 def _global(system: ConstraintSystem, counts: tuple[ComponentCount, ...]) -> Count:
     off, remaining = len(system.off_frontier), system.mines_remaining
     assert remaining is not None
-    polys = [list(cc.by_mines) for cc in counts]
-    prefix = [[1]]
-    for p in polys:
-        prefix.append(_convolve(prefix[-1], p))
-    suffix = [[1]]
-    for p in reversed(polys):
-        suffix.append(_convolve(suffix[-1], p))
-    suffix.reverse()
-    frontier_poly = prefix[-1]
-    layouts = sum(n * comb(off, remaining - k) for k, n in enumerate(frontier_poly) if 0 <= remaining - k)
+    polys = [cc.by_mines for cc in counts]
+    weights = _weights(polys, off, remaining)
+    layouts = _dot(polys[0], weights[0]) if polys else comb(off, remaining) if remaining >= 0 else 0
     if layouts == 0:
         low = sum(_lowest(p) for p in polys)
         high = sum(_highest(p) for p in polys)
@@ -109,19 +90,63 @@ def _global(system: ConstraintSystem, counts: tuple[ComponentCount, ...]) -> Cou
                   f"{high} and {off} covered cells lie off the frontier")
         return Count(Mode.GLOBAL, False, reason, 0, counts, ())
 
-    probs: dict[int, Fraction | None] = {}
-    for i, cc in enumerate(counts):
-        others = _convolve(prefix[i], suffix[i + 1])
-        weight = [sum(q * comb(off, remaining - k - j) for j, q in enumerate(others) if remaining - k - j >= 0)
-                  for k in range(len(cc.by_mines))]
+    probs: dict[int, Fraction] = {}
+    frontier_mines = 0  # summed over layouts: the mines on the frontier
+    for cc, weight in zip(counts, weights):
+        seen: dict[tuple[int, ...], tuple[int, Fraction]] = {}  # the cells of a box share their counts
         for cell, per_k in zip(cc.component.cells, cc.cell_by_mines):
-            probs[cell] = Fraction(sum(n * w for n, w in zip(per_k, weight)), layouts)
-    if off:
-        off_mines = sum(n * comb(off - 1, remaining - k - 1) for k, n in enumerate(frontier_poly) if remaining - k >= 1)
-        p_off = Fraction(off_mines, layouts)
-        for cell in system.off_frontier:
-            probs[cell] = p_off
-    return Count(Mode.GLOBAL, True, None, layouts, counts, tuple(sorted(probs.items())))
+            known = seen.get(per_k)
+            if known is None:
+                mines = _dot(per_k, weight)
+                known = seen[per_k] = mines, Fraction(mines, layouts)
+            frontier_mines += known[0]
+            probs[cell] = known[1]
+    # the off-frontier cells are alike: together they hold the remaining mines the frontier does not
+    p_off = Fraction((remaining * layouts - frontier_mines) // off, layouts) if off else None
+    return Count(Mode.GLOBAL, True, None, layouts, counts, _every_covered_cell(system, probs, p_off))
+
+
+def _every_covered_cell(system: ConstraintSystem, frontier: dict[int, Fraction],
+                        off: Fraction | None) -> tuple[tuple[int, Fraction | None], ...]:
+    """(cell, probability) for every covered cell in order; the off-frontier cells all get ``off``."""
+    cells = sorted(system.frontier + system.off_frontier)  # two sorted runs: a merge
+    return tuple(zip(cells, map(frontier.get, cells, repeat(off))))
+
+
+def _weights(polys: list[tuple[int, ...]], off: int, remaining: int) -> list[list[int]]:
+    """Per component and its mine count k: the layouts of everything else that bring k to the total.
+
+    That is sum_j others[j] * C(off, remaining - k - j), ``others`` being the product of the other
+    components' polynomials: a correlation with the off-frontier tail, done as big-integer products
+    of packed polynomials (the product of the components before i, times the tail correlated with
+    the components after i, which is kept backwards so that the correlation is a product too).
+    Only frontier totals up to ``remaining`` have layouts, so every polynomial is cut there.
+    (A weight list may be shorter than its polynomial: the missing weights are 0.)
+    """
+    cells = sum(len(p) - 1 for p in polys)
+    top = min(cells, remaining)  # the most mines the frontier can hold
+    tail = [comb(off, remaining - m) for m in range(top + 1)]
+    if len(polys) == 1 or top < 0:  # (more flags than mines: no layout at all)
+        return [tail] * len(polys)
+    # every coefficient below counts layouts of at most cells + off cells with at most `remaining` mines
+    slot = slot_for(comb(cells + off, min(remaining, (cells + off) // 2)).bit_length() + 1)
+    keep = (1 << (slot * (top + 1))) - 1  # the coefficients of degree 0 to top
+    packed = [pack(p[:top + 1], slot) for p in polys]
+    # after[i]: coefficient top - m is sum_j (product of components after i)[j] * tail[m + j]
+    after = [pack(tail[::-1], slot)]
+    for p in reversed(packed[1:]):
+        after.append((p * after[-1]) & keep)
+    after.reverse()
+    out, before = [], 1
+    for p, poly, later in zip(packed, polys, after):
+        width = min(len(poly) - 1, top)
+        out.append(unpack(((before * later) & keep) >> (slot * (top - width)), slot, width + 1)[::-1])
+        before = (before * p) & keep
+    return out
+
+
+def _dot(a: tuple[int, ...], b: list[int]) -> int:
+    return sum(map(mul, a, b))
 
 
 def _no_layout_reason(board: Board, comp: Component) -> str:
@@ -130,127 +155,9 @@ def _no_layout_reason(board: Board, comp: Component) -> str:
     return (f"no layout of {len(comp.cells)} covered cells satisfies the digits at {digits}{more} together")
 
 
-def _lowest(poly: list[int]) -> int:
+def _lowest(poly: tuple[int, ...]) -> int:
     return next(k for k, n in enumerate(poly) if n)
 
 
-def _highest(poly: list[int]) -> int:
+def _highest(poly: tuple[int, ...]) -> int:
     return max(k for k, n in enumerate(poly) if n)
-
-
-def _convolve(a: list[int], b: list[int]) -> list[int]:
-    out = [0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                out[i + j] += x * y
-    return out
-
-
-# -- one component ---------------------------------------------------------------------------
-
-def count_component(comp: Component) -> ComponentCount:
-    """Exact layouts by mine count and per-cell mine layouts, by a forward-backward sweep over boxes."""
-    order = _sweep_order(comp)
-    boxes = [comp.boxes[b] for b in order]
-    n_eq = len(comp.equations)
-    need = [eq.mines for eq in comp.equations]
-    first = [len(boxes)] * n_eq
-    last = [-1] * n_eq
-    for pos, box in enumerate(boxes):
-        for e in box.equations:
-            first[e] = min(first[e], pos)
-            last[e] = max(last[e], pos)
-    # capacity[pos][e]: cells of equation e in boxes after pos (an upper bound on what it can still get)
-    capacity = []
-    running = [0] * n_eq
-    for box in reversed(boxes):
-        capacity.append(list(running))
-        for e in box.equations:
-            running[e] += len(box.cells)
-    capacity.reverse()
-    active_after = [tuple(e for e in range(n_eq) if first[e] <= pos < last[e]) for pos in range(len(boxes))]
-    slot = len(comp.cells) + 8  # bits per coefficient: every coefficient stays below 2**(cells + 3)
-    shift = [[comb(len(b.cells), j) << (slot * j) for j in range(len(b.cells) + 1)] for b in boxes]
-
-    def step(pos: int, state: tuple[int, ...], active: tuple[int, ...], j: int) -> tuple[int, ...] | None:
-        """The state after putting j mines in box pos, or None if an equation is broken."""
-        owed = dict(zip(active, state))
-        for e in boxes[pos].equations:
-            left = owed.get(e, need[e]) - j
-            if left < 0 or left > capacity[pos][e] or (last[e] == pos and left):
-                return None
-            owed[e] = left
-        return tuple(owed[e] for e in active_after[pos])
-
-    # forward: layers[pos] maps a state before box pos to its packed polynomial of ways
-    layers: list[dict[tuple[int, ...], int]] = [{(): 1}]
-    actives = [()] + active_after
-    for pos, box in enumerate(boxes):
-        nxt: dict[tuple[int, ...], int] = {}
-        for state, ways in layers[pos].items():
-            for j in range(len(box.cells) + 1):
-                new = step(pos, state, actives[pos], j)
-                if new is not None:
-                    nxt[new] = nxt.get(new, 0) + ways * shift[pos][j]
-        layers.append(nxt)
-
-    # backward: back[pos] maps a state before box pos to the packed ways to finish from there
-    back: list[dict[tuple[int, ...], int]] = [dict() for _ in range(len(boxes) + 1)]
-    back[len(boxes)] = {(): 1}
-    box_mines = [0] * len(boxes)
-    for pos in range(len(boxes) - 1, -1, -1):
-        box, here, there = boxes[pos], back[pos], back[pos + 1]
-        for state, ways in layers[pos].items():
-            total = 0
-            for j in range(len(box.cells) + 1):
-                new = step(pos, state, actives[pos], j)
-                if new is not None and new in there:
-                    tail = shift[pos][j] * there[new]
-                    total += tail
-                    if j:
-                        box_mines[pos] += j * ways * tail
-            if total:
-                here[state] = total
-
-    by_mines = _unpack(back[0].get((), 0), slot, len(comp.cells) + 1)
-    per_cell: dict[int, tuple[int, ...]] = {}
-    for pos, box in enumerate(boxes):
-        size = len(box.cells)
-        per_k = tuple(v // size for v in _unpack(box_mines[pos], slot, len(comp.cells) + 1))
-        for cell in box.cells:
-            per_cell[cell] = per_k
-    return ComponentCount(comp, tuple(by_mines), tuple(per_cell[c] for c in comp.cells))
-
-
-def _unpack(packed: int, slot: int, length: int) -> list[int]:
-    mask = (1 << slot) - 1
-    return [(packed >> (slot * k)) & mask for k in range(length)]
-
-
-def _sweep_order(comp: Component) -> list[int]:
-    """Boxes in Cuthill-McKee order from a far-out box, so few equations are open at once."""
-    n = len(comp.boxes)
-    by_eq: dict[int, list[int]] = {}
-    for b, box in enumerate(comp.boxes):
-        for e in box.equations:
-            by_eq.setdefault(e, []).append(b)
-    adj = [sorted({o for e in box.equations for o in by_eq[e] if o != b}) for b, box in enumerate(comp.boxes)]
-
-    def bfs(start: int) -> list[int]:
-        seen, order, head = {start}, [start], 0
-        while head < len(order):
-            cur = order[head]
-            head += 1
-            for nb in sorted(adj[cur], key=lambda x: (len(adj[x]), x)):
-                if nb not in seen:
-                    seen.add(nb)
-                    order.append(nb)
-        return order
-
-    start = min(range(n), key=lambda b: (len(adj[b]), b))
-    for _ in range(2):  # two sweeps find a pseudo-peripheral box
-        start = bfs(start)[-1]
-    order = bfs(start)
-    assert len(order) == n, "a component's boxes must be connected"
-    return order

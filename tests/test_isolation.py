@@ -137,26 +137,45 @@ def test_hanging_and_hungry_solvers_are_stopped_on_a_dask_cluster(tmp_path):
     _assert_stopped_and_the_rest_kept(findings)
 
 
-def test_a_fault_in_the_shared_constraint_extraction_is_seen_by_the_independent_reference(monkeypatch):
-    """cbc, minisat and exact all read the board through minecheck.constraints; brute reads it on its own."""
+def _off_by_one(real):
+    """A faulty reading of the digits: each equation that could take one more mine is told it has one."""
     from minecheck import constraints
 
-    real = constraints._equation
+    def read(*args):
+        system = real(*args)
+        bumped = tuple(constraints.Equation(eq.cells, eq.mines + (len(eq.cells) > eq.mines > 0), eq.source)
+                       for eq in system.equations)
+        return constraints.ConstraintSystem(system.board, system.frontier, bumped,
+                                            constraints.split_components(bumped), system.off_frontier,
+                                            system.mines_remaining)
+    return read
 
-    def off_by_one(b, cell):
-        eq = real(b, cell)
-        if eq is not None and eq.mines and len(eq.cells) > eq.mines:
-            return constraints.Equation(eq.cells, eq.mines + 1, eq.source)
-        return eq
 
-    monkeypatch.setattr(constraints, "_equation", off_by_one)
+def _flagged_after_fault(monkeypatch, module, name) -> set[str]:
+    from minecheck import constraints
+
+    monkeypatch.setattr(module, name, _off_by_one(getattr(module, name)))
     constraints.build_constraints.cache_clear()
     try:
         (checked,) = check_board(board("HHHH/1221"), [], [Mode.LOCAL])  # in-process: the patch is seen
     finally:
         constraints.build_constraints.cache_clear()
-    flagged = {f.subject for f in checked.findings if f.kind is Kind.REFERENCE}
-    assert flagged  # TODO(me): pin down once the counter's own fast extraction lands
+    return {f.subject for f in checked.findings if f.kind is Kind.REFERENCE}
+
+
+def test_a_fault_where_the_exact_counter_reads_the_board_is_seen_by_every_other_reference(monkeypatch):
+    from minecheck import counter
+
+    assert _flagged_after_fault(monkeypatch, counter, "read_constraints") == {"cbc", "minisat", "brute"}
+
+
+def test_a_fault_where_cbc_and_minisat_read_the_board_is_seen_by_the_independent_readers(monkeypatch):
+    """cbc and minisat read the board through minecheck.constraints (registry.system_or_refusal); exact reads it
+    with its own scan (minecheck.scan) and brute on its own: a fault in the shared reading cannot go unseen."""
+    from minecheck import registry
+
+    flagged = _flagged_after_fault(monkeypatch, registry, "build_constraints")
+    assert flagged == {"cbc", "minisat"}
 
 
 def test_brute_runs_by_default_beside_every_check():
