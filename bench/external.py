@@ -52,21 +52,12 @@ def load() -> str:
     return f"{os.getloadavg()[0]:.1f}"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="10 boards instead of 50")
-    parser.add_argument("--seed", type=int, default=2024)
-    args = parser.parse_args()
-    count = 10 if args.quick else 50
+def measure(count: int, seed: int) -> tuple[dict[str, list[float]], dict[str, list[tuple]], list[str]]:
+    """Each way's seconds per call, its answers, and the calls that failed, on the same ``count`` boards."""
     command = "cmd:" + shlex.join(["java", "-cp", str(compile_example()), "MineSolver"])
     ways = {"cmd: (a JVM per call)": get_solver(command),
             "persistent (one JVM)": build(lookup(command, persistent=True))}
-    config = Config(seed=args.seed)
-    boards = [generate_board(board_recipe(config, i)) for i in range(count)]
-    calls = sum(len(modes_for(b)) for b in boards)
-    print(f"the Java example on {count} boards of the default mix (seed {args.seed}), {calls} solver calls "
-          f"(every mode of each board); machine load {load()} at the start")
-
+    boards = [generate_board(board_recipe(Config(seed=seed), i)) for i in range(count)]
     spent: dict[str, list[float]] = {way: [] for way in ways}
     answers: dict[str, list[tuple]] = {way: [] for way in ways}
     problems = []
@@ -81,6 +72,18 @@ def main() -> None:
                 if result.error:
                     problems.append(f"board {i} {mode.value} {way}: {result.error}")
     ways["persistent (one JVM)"].close()
+    return spent, answers, problems
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="10 boards instead of 50")
+    parser.add_argument("--seed", type=int, default=2024)
+    args = parser.parse_args()
+    count = 10 if args.quick else 50
+    print(f"the Java example on {count} boards of the default mix (seed {args.seed}), every mode of each board; "
+          f"machine load {load()} at the start")
+    spent, answers, problems = measure(count, args.seed)
 
     print(f"  {'way':24} {'calls':>5} {'seconds':>8} {'boards/s':>9} {'first call':>11} {'median call':>12}")
     rate = {}
