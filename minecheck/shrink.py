@@ -24,11 +24,12 @@ from minecheck.board import COVERED, FLAG, Board
 from minecheck.boardtext import format_board, parse_board
 from minecheck.crosscheck import check_board
 from minecheck.decisions import still_decides_badly
+from minecheck.discovery import LP_SOLVER_NAMES
 from minecheck.findings import WHOLE_BOARD, Finding, Kind
 from minecheck.generators import generate
 from minecheck.isolation import Limits
-from minecheck.lpcheck import LP_SOLVERS
 from minecheck.position import Position, position_of, render
+from minecheck.registry import Solver
 
 Shape = Position | Board  # what is shrunk: the choices behind a board, or the board itself
 
@@ -54,14 +55,19 @@ class Shrunk:
     stats: Stats
 
 
-def still_shows(finding: Finding, timeout: float | None = 10.0,
-                limits: Limits | None = None) -> Callable[[Board], Finding | None]:
-    """The predicate: rerun the finding's solver and reference on a board; the matching finding or None."""
+def still_shows(finding: Finding, timeout: float | None = 10.0, limits: Limits | None = None,
+                solver: Solver | None = None) -> Callable[[Board], Finding | None]:
+    """The predicate: rerun the finding's solver and reference on a board; the matching finding or None.
+
+    The solver is made again from its name (``finding.subject``), unless the solver object itself is
+    given: one that no name makes, such as a function handed to ``minecheck.testing.assert_agree``.
+    """
     if finding.kind is Kind.DECISION:  # a bad move in a game: the player must still make it
         return still_decides_badly(finding, limits.cpu if limits is not None else timeout)
     reference_kind = finding.kind is Kind.REFERENCE
-    subjects = [] if reference_kind else [finding.subject]
-    references = [finding.subject] if reference_kind else []
+    rerun = solver if solver is not None else finding.subject
+    subjects = [] if reference_kind else [rerun]
+    references = [rerun] if reference_kind else []
 
     def check(board: Board) -> Finding | None:
         if finding.mode is Mode.GLOBAL and board.total_mines is None:
@@ -80,22 +86,23 @@ def has_board(finding: Finding) -> bool:
     check failed (its worker died) names no single solver to rerun."""
     if finding.detail == WHOLE_BOARD:
         return False
-    return not (finding.subject in LP_SOLVERS and not finding.detail.startswith("relaxation"))
+    return not (finding.subject in LP_SOLVER_NAMES and not finding.detail.startswith("relaxation"))
 
 
 def shrink(finding: Finding, max_calls: int = 2000, timeout: float | None = 10.0,
-           budget: float | None = None, limits: Limits | None = None) -> Shrunk:
+           budget: float | None = None, limits: Limits | None = None, solver: Solver | None = None) -> Shrunk:
     """Shrink the finding's board to a 1-minimal one (for the passes) that still shows it.
 
     ``max_calls`` and ``budget`` (seconds) bound the work; a shrink cut short is still a valid,
-    smaller board, and its stats say it was cut short.
+    smaller board, and its stats say it was cut short.  ``solver``: the finding's solver as an object,
+    when no name makes it (see ``still_shows``).
     """
     if not has_board(finding):
         raise ValueError("a finding on a general LP has no board to shrink")
     start = time.perf_counter()
     board = parse_board(finding.board)
     shape: Shape = _start_shape(finding, board)
-    predicate = still_shows(finding, timeout, limits)
+    predicate = still_shows(finding, timeout, limits, solver)
     stats = Stats(cells_before=board.size, covered_before=len(board.covered))
     best = finding
     passes = POSITION_PASSES if isinstance(shape, Position) else BOARD_PASSES
@@ -150,7 +157,8 @@ def _size(shape: Shape) -> tuple[int, ...]:
     if isinstance(shape, Position):
         return (shape.width * shape.height, len(shape.opened), len(shape.mines), len(shape.flags),
                 int(shape.show_total))
-    return (shape.size, len(shape.digits), len(shape.covered), len(shape.flags), int(shape.total_mines is not None))
+    return (shape.size, len(shape.digits), len(shape.covered), len(shape.flags), int(shape.total_mines is not None),
+            shape.total_mines or 0)  # a lower total is smaller too: board passes may lower it
 
 
 def _smaller(a: Shape, b: Shape) -> bool:

@@ -16,7 +16,7 @@ from minecheck.cli import main
 pytestmark = pytest.mark.java
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "java"
-BOARDS = 25  # five rounds of the mix (two revealed sizes, then play at each level), in both modes
+BOARDS = 21  # three rounds of the mix (two revealed sizes, edge boards, play at each level), both modes
 
 
 @pytest.fixture(scope="module")
