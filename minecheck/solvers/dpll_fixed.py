@@ -2,8 +2,9 @@
 
 Verdicts by SAT calls ("can this cell be a mine?", "can it be safe?"; a model found by one call
 settles every cell it shows both ways), layouts and exact probabilities by a counting DPLL
-(``dpll_search``), contradictions reported, and the global mode with a sequential counter.  The
-verdicts and the counts are found independently and checked against each other.
+(``dpll_search``), contradictions reported, and the global mode from the counts of each
+component by mine number.  The digits' verdicts and the counts are found independently and
+checked against each other.
 
 Glossary: a *variable* v >= 1 stands for a covered cell (true: a mine), a *model* is the set of
 variables true in a satisfying assignment, a *tally* counts models by their number of mines.
@@ -18,7 +19,7 @@ from minecheck.answers import Answers, CellAnswer, Mode, SolverResult, Verdict, 
 from minecheck.board import Board, label
 from minecheck.constraints import Component, ConstraintSystem
 from minecheck.registry import system_or_refusal
-from minecheck.solvers.cnf import CNF, between_by_counter, component_cnf
+from minecheck.solvers.cnf import CNF, component_cnf
 from minecheck.solvers.dpll_search import Tally, count_models, satisfier
 
 
@@ -65,16 +66,13 @@ def solve_system(name: str, system: ConstraintSystem, mode: Mode) -> SolverResul
         off, remaining = len(system.off_frontier), system.mines_remaining
         assert remaining is not None
         counted = global_probabilities(tallies, off, remaining)
-        verdicts, off_verdict, asked = global_sat_verdicts(cnfs, verdicts, off, remaining)
-        calls += asked
         if counted is None:
-            assert verdicts is None, "the SAT search found a layout the count missed"
             reason = (f"the digits allow no layout with exactly {remaining} mines on the "
                       f"{len(system.board.covered)} covered cells ({off} of them off the frontier)")
             return SolverResult(name, mode, consistent=False, reason=reason, layouts=0)
         probabilities, layouts, p_off = counted
-        assert verdicts is not None, "the count found layouts the SAT search missed"
-        off_answers = [CellAnswer(cell, _checked(off_verdict, p_off, cell), p_off) for cell in system.off_frontier]
+        verdicts = with_the_total(verdicts, probabilities)
+        off_answers = [CellAnswer(cell, verdict_of(p_off), p_off) for cell in system.off_frontier]
     answers = [CellAnswer(cell, _checked(verdicts[v], probabilities[v], cell), probabilities[v])
                for cell, v in var_of.items()] + off_answers
     return SolverResult(name, mode, consistent=True, cells=tuple(sorted(answers, key=lambda a: a.cell)),
@@ -114,58 +112,23 @@ def sat_verdicts(cnf: CNF, variables: tuple[int, ...]) -> tuple[dict[int, Verdic
     return {v: _verdict(v in seen_true, v in seen_false) for v in variables}, calls
 
 
-def global_sat_verdicts(cnfs: tuple[CNF, ...], local: dict[int, Verdict], off: int,
-                        remaining: int) -> tuple[dict[int, Verdict] | None, Verdict | None, int]:
-    """Verdicts with the total: of the frontier variables 1..n (given their local verdicts) and of the off cells.
+def with_the_total(local: dict[int, Verdict], probabilities: dict[int, Fraction]) -> dict[int, Verdict]:
+    """The verdicts once the total is counted in, from the exact global counts.
 
-    "Exactly remaining of the frontier and off-frontier cells" needs no variables for the off
-    cells: they lie in no clause, so they are interchangeable, and a frontier layout with K mines
-    extends to C(off, remaining - K) layouts - some iff remaining - off <= K <= remaining.  So a
-    sequential counter over the frontier variables bounds K (it vanishes when the bounds cannot
-    bind).  An off cell, all alike, can be a mine iff some frontier layout leaves it one to hold
-    (K <= remaining - 1), and safe iff some leaves a cell over (K >= remaining - off + 1).  A cell
-    the digits alone settle stays settled (a layout with the total is a layout), so only the
-    locally unknown cells are asked again.  Returns None verdicts when no layout exists, and the
-    number of SAT calls.
+    The total can settle a cell the digits leave open, never unsettle one (a layout with the total
+    is a layout): a cell the SAT calls settled must keep its verdict, or this solver is broken.
+    Asking SAT again with a counter for the total was exact too, but this DPLL has no clause
+    learning, and proving "no" through a counter is a pigeonhole proof for it: 24 s on a dense
+    7x7 board with the total at its largest (``7x7x23/FHHHHHH/H33HHHH/...``).
     """
-    digits = tuple(clause for cnf in cnfs for clause in cnf)
-    variables = tuple(range(1, len(local) + 1))
-    checks = {}
-    unknown = [v for v in variables if local[v] is Verdict.UNKNOWN]
-    seen_true: set[int] = set()
-    seen_false: set[int] = set()
-    off_mine = off_safe = False
-    calls = 0
-
-    def ask(low: int, high: int, assume: tuple[int, ...] = ()) -> bool:
-        nonlocal calls, off_mine, off_safe
-        calls += 1
-        if (low, high) not in checks:
-            checks[low, high] = satisfier(digits + between_by_counter(variables, low, high, len(variables) + 1)[0])
-        model = checks[low, high](assume)
-        if model is None:
-            return False
-        seen_true.update(v for v in variables if v in model)
-        seen_false.update(v for v in variables if v not in model)
-        mines = sum(1 for v in variables if v in model)
-        off_mine = off_mine or remaining - mines >= 1
-        off_safe = off_safe or remaining - mines <= off - 1
-        return True
-
-    low, high = remaining - off, remaining
-    if not ask(low, high):
-        return None, None, calls
-    for v in unknown:
-        if v not in seen_true:
-            ask(low, high, (v,))
-        if v not in seen_false:
-            ask(low, high, (-v,))
-    if off and not off_mine:
-        ask(low, high - 1)
-    if off and not off_safe:
-        ask(low + 1, high)
-    verdicts = local | {v: _verdict(v in seen_true, v in seen_false) for v in unknown}
-    return verdicts, _verdict(off_mine, off_safe) if off else None, calls
+    out = {}
+    for v, verdict in local.items():
+        counted = verdict_of(probabilities[v])
+        if verdict is not Verdict.UNKNOWN and counted is not verdict:
+            raise AssertionError(f"variable {v}: the digits settle it {verdict.value}, the total makes it "
+                                 f"{counted.value}")
+        out[v] = counted
+    return out
 
 
 def _verdict(can_be_mine: bool, can_be_safe: bool) -> Verdict:
