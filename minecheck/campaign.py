@@ -33,11 +33,10 @@ from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 
 from minecheck.crosscheck import check_board
-from minecheck.discovery import FIXED_VARIANTS, SEED_VARIANTS
+from minecheck.discovery import FIXED_VARIANTS, LP_SOLVER_NAMES, SEED_VARIANTS
 from minecheck.findings import WHOLE_BOARD, Finding
 from minecheck.generators import Recipe, generate_board, recipe
 from minecheck.isolation import DEFAULT_MEMORY_MIB, Limits
-from minecheck.lpcheck import LP_SOLVERS, check_lp, describe_lp, random_lp
 from minecheck.registry import REFERENCES, remember
 
 SEED_SUBJECTS, FIXED_SUBJECTS = SEED_VARIANTS, FIXED_VARIANTS
@@ -108,8 +107,10 @@ def check_index(config: Config, index: int) -> Outcome:
     checks = check_board(board, config.subjects, references=config.references, recipe=rec, index=index,
                          limits=config.limits)
     findings = [f for c in checks for f in c.findings]
-    lp_subjects = [s for s in config.subjects if s in LP_SOLVERS]
+    lp_subjects = [s for s in config.subjects if s in LP_SOLVER_NAMES]
     if lp_subjects:
+        from minecheck.lpcheck import check_lp, describe_lp, random_lp  # CBC and numpy: only with a simplex
+
         lp = random_lp(rec.seed)
         findings += check_lp(lp, lp_subjects, describe_lp(lp), detail=f"random LP seed={rec.seed}", index=index)
     spent: dict[str, float] = {}
