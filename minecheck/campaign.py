@@ -86,6 +86,7 @@ class Outcome:
     findings: tuple[Finding, ...]
     seconds: float
     solver_seconds: tuple[tuple[str, float], ...] = field(default=())
+    stops: tuple[tuple[str, str], ...] = field(default=())  # how each stopped run was stopped, with its numbers
 
 
 def board_recipe(config: Config, index: int) -> Recipe:
@@ -114,10 +115,14 @@ def check_index(config: Config, index: int) -> Outcome:
         lp = random_lp(rec.seed)
         findings += check_lp(lp, lp_subjects, describe_lp(lp), detail=f"random LP seed={rec.seed}", index=index)
     spent: dict[str, float] = {}
+    stops = []
     for c in checks:
         for r in c.results:
             spent[r.solver] = spent.get(r.solver, 0.0) + r.seconds
-    return Outcome(index, rec, tuple(findings), time.perf_counter() - start, tuple(sorted(spent.items())))
+            if "stopped" in dict(r.extra):
+                stops.append((f"{r.solver} {c.mode.value}", dict(r.extra)["stopped"]))
+    return Outcome(index, rec, tuple(findings), time.perf_counter() - start, tuple(sorted(spent.items())),
+                   tuple(stops))
 
 
 # -- files ---------------------------------------------------------------------------------------
@@ -219,6 +224,8 @@ def _record(out: Path, outcome: Outcome) -> None:
         os.fsync(f.fileno())
     line = {"index": outcome.index, "generator": outcome.recipe.describe(), "seconds": round(outcome.seconds, 4),
             "solver_seconds": dict(outcome.solver_seconds), "findings": len(outcome.findings)}
+    if outcome.stops:
+        line["stops"] = dict(outcome.stops)
     with open(out / "boards.jsonl", "a") as f:
         f.write(json.dumps(line) + "\n")
 

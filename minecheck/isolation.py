@@ -99,6 +99,7 @@ class Outcome:
     stop: Stop | None = None
     cpu: float = 0.0
     wall: float = 0.0
+    how: str = ""  # for people, never in a finding: which mechanism stopped the call, with what it measured
 
 
 class CpuBudget(BaseException):
@@ -144,7 +145,7 @@ def group_usage(pgid: int) -> Usage:
 
 
 def watch(pgid: int, limits: Limits, answered: Callable[[float], bool],
-          resident_cap_mib: float | None = None) -> Stop | None:
+          resident_cap_mib: float | None = None, seen: list[str] | None = None) -> Stop | None:
     """Wait until ``answered(seconds)`` reports an answer, or the group crosses a limit (which one).
 
     Resident memory stops the group above ``resident_cap_mib`` (default: the memory limit plus
@@ -157,11 +158,14 @@ def watch(pgid: int, limits: Limits, answered: Callable[[float], bool],
         return None
     start = group_usage(pgid).cpu - FIRST_POLL
     progress_cpu, progress_at = start, time.monotonic()
-    wait = FIRST_POLL
+    began, wait = time.monotonic(), FIRST_POLL
     while not answered(wait):
         wait = min(0.2, wait * 2)
         usage = group_usage(pgid)
         now = time.monotonic()
+        if seen is not None:
+            seen[:] = [f"group CPU {usage.cpu - start:.2f} s (from {start:.2f}), resident {usage.rss_mib:.0f} MiB, "
+                       f"{now - began:.2f} s of wall"]
         if limits.cpu is not None and usage.cpu - start > limits.cpu + limits.grace:
             return Stop.CPU
         if limits.memory_mib is not None and usage.rss_mib > (resident_cap_mib or _resident_cap(limits)):
@@ -262,11 +266,12 @@ class Sandbox:
             self.conn.send((id(owner), method, args, limits))
         except (BrokenPipeError, ConnectionResetError, OSError):
             return self._died(start, limits)
-        stop = watch(self.pid, limits, self._ready)
+        seen: list[str] = []
+        stop = watch(self.pid, limits, self._ready, seen=seen)
         if stop is not None:
             self.close()
             return Outcome(error=stop_message(stop, limits), stop=stop, cpu=limits.cpu or 0.0,
-                           wall=time.perf_counter() - start)
+                           wall=time.perf_counter() - start, how=f"the watchdog outside: {' '.join(seen)}")
         try:
             reply: Outcome = self.conn.recv()
         except (EOFError, ConnectionResetError, OSError):
@@ -308,7 +313,8 @@ class Sandbox:
         detail = self._exit_status()
         self.close()
         stop = Stop.CPU if "SIGXCPU" in detail else Stop.DIED  # the kernel's CPU limit: the budget's backstop
-        return Outcome(error=stop_message(stop, limits, detail), stop=stop, wall=time.perf_counter() - start)
+        return Outcome(error=stop_message(stop, limits, detail), stop=stop, wall=time.perf_counter() - start,
+                       how=detail)
 
     def _exit_status(self) -> str:
         if self.pid is None:
@@ -409,7 +415,8 @@ def _run_limited(fn: Callable, args: tuple, limits: Limits, memory_soft: int) ->
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
     if stop is not None:
         return Outcome(error=stop_message(stop, limits, "" if stop is Stop.CPU else _short(error)), stop=stop,
-                       cpu=cpu, wall=wall)
+                       cpu=cpu, wall=wall, how=f"inside the sandbox: {cpu:.2f} s CPU in {wall:.2f} s of wall "
+                                               f"(from {cpu0:.2f} s CPU)")
     return Outcome(value=value, error=error, cpu=cpu, wall=wall)
 
 

@@ -172,5 +172,6 @@ def run_solver(solver: Solver, board: Board, mode: Mode, timeout: float | None =
         outcome = isolation.run(solver, "solve", (board, mode), limits)
     if outcome.error is not None or not isinstance(outcome.value, SolverResult):
         error = outcome.error or f"BadAnswer: solve() returned {type(outcome.value).__name__}, not a SolverResult"
-        return SolverResult(solver.name, mode, error=error, seconds=outcome.wall, cpu=outcome.cpu)
+        how = (("stopped", outcome.how),) if outcome.how else ()
+        return SolverResult(solver.name, mode, error=error, seconds=outcome.wall, cpu=outcome.cpu, extra=how)
     return replace(outcome.value, seconds=outcome.wall, cpu=outcome.cpu)
