@@ -116,3 +116,20 @@ STACK = "hanging_solver:StackSmashingSolver"
 RAISE = "hanging_solver:RaisingSolver"
 DIE = "hanging_solver:DyingSolver"
 KILL_WORKER = "hanging_solver:WorkerKiller"
+
+
+class SpuriousStopSolver(_LikeExact):
+    """Stopped 'at its CPU budget' at once on its first run (the marker file says whether it ran), as a
+    stray signal or a kernel limit could stop any solver: the run must be tried again, not reported."""
+
+    marker = None  # a path, set by the test before the sandbox is forked
+
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        from pathlib import Path
+
+        from minecheck.isolation import CpuBudget
+
+        if not Path(self.marker).exists():
+            Path(self.marker).write_text("stopped once")
+            raise CpuBudget()
+        return super().solve(board, mode)

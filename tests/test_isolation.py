@@ -181,3 +181,10 @@ def test_a_fault_where_cbc_and_minisat_read_the_board_is_seen_by_the_independent
 def test_brute_runs_by_default_beside_every_check():
     (checked,) = check_board(board("HHH/121"), [], [Mode.LOCAL], timeout=30)
     assert checked.result("brute") is not None and checked.result("brute").declined is None
+
+
+def test_a_stop_sooner_than_the_cores_could_spend_the_budget_is_run_again_not_reported(tmp_path, monkeypatch):
+    monkeypatch.setattr(hanging_solver.SpuriousStopSolver, "marker", str(tmp_path / "marker"))
+    result = run_solver(hanging_solver.SpuriousStopSolver(), BOARD, Mode.LOCAL, limits=Limits(cpu=5.0))
+    assert (tmp_path / "marker").exists(), "the first run was stopped"
+    assert result.error is None and result.layouts == 1
