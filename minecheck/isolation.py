@@ -6,7 +6,9 @@ call, in a process group of its own (so the group holds any program it starts). 
 * a CPU-time budget: the group's CPU seconds, not wall-clock seconds, so a busy machine and a
   quiet one stop the same solvers (inside the child an ITIMER_PROF signal stops Python code at
   the budget; the watchdog in the caller kills the group a little past it, for code that never
-  returns to Python, and RLIMIT_CPU is the kernel's last word if the caller is gone);
+  returns to Python; and the child dies with the thread that forked it, so none is left behind.
+  RLIMIT_CPU is not used: raised call after call in a long-lived process, Linux sent SIGXCPU
+  seconds before the limit, stopping innocent runs);
 * a memory limit: the address space the call may add (RLIMIT_AS in the child, so Python raises
   MemoryError), and the group's resident memory for programs it starts;
 * an idle stop: a solver whose group uses no CPU for ``idle`` seconds is blocked or asleep, not
@@ -23,7 +25,6 @@ Linux only (``/proc`` and ``fork``); elsewhere ``run`` calls in-process without 
 from __future__ import annotations
 
 import faulthandler
-import math
 import os
 import pickle
 import resource
@@ -304,12 +305,13 @@ class Sandbox:
         parent, child = channel_pair()
         for stream in (sys.stdout, sys.stderr):  # else the child would print the caller's pending output again
             _flush(stream)
+        caller = os.getpid()
         pid = os.fork()
         if pid == 0:  # the child: serve calls until the caller goes away
             parent.close()
             code = 0
             try:
-                _serve(child, dict(self.known))
+                _serve(child, dict(self.known), caller)
             except BaseException:  # noqa: BLE001 - nothing may escape a forked child
                 code = 70
             finally:
@@ -324,9 +326,8 @@ class Sandbox:
     def _died(self, start: float, limits: Limits) -> Outcome:
         detail = self._exit_status()
         self.close()
-        stop = Stop.CPU if "SIGXCPU" in detail else Stop.DIED  # the kernel's CPU limit: the budget's backstop
-        return Outcome(error=stop_message(stop, limits, detail), stop=stop, wall=time.perf_counter() - start,
-                       how=detail)
+        return Outcome(error=stop_message(Stop.DIED, limits, detail), stop=Stop.DIED,
+                       wall=time.perf_counter() - start, how=detail)
 
     def _exit_status(self) -> str:
         if self.pid is None:
@@ -362,16 +363,28 @@ def describe_status(status: int) -> str:
         except ValueError:
             name = f"signal {sig}"
         hint = " (a crash below Python: a C stack overflow or a fault in native code)" if name == "SIGSEGV" else ""
-        if name == "SIGXCPU":
-            hint = " (the kernel's CPU limit)"
         return f"the solver's process was killed by {name}{hint}"
     if os.WIFEXITED(status):
         return f"the solver's process exited with status {os.WEXITSTATUS(status)} without answering"
     return f"the solver's process ended with wait status {status}"
 
 
-def _serve(conn: Channel, owners: dict[int, object]) -> None:
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to kill this child when the thread that forked it ends (PR_SET_PDEATHSIG), so that no
+    sandbox outlives its caller, even one stuck in C when the caller is killed."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the caller was gone before the request took effect
+        os._exit(0)
+
+
+def _serve(conn: Channel, owners: dict[int, object], parent: int) -> None:
     """The child's loop: receive (object id, method, args, limits), answer an Outcome, until the pipe closes."""
+    _die_with_parent(parent)
     os.setpgid(0, 0)
     os.dup2(2, 1)  # a solver's prints go to stderr: the caller's stdout may be JSON
     faulthandler.disable()  # a native crash is reported as the signal that ended the child, not a dump
@@ -411,7 +424,7 @@ def _run_limited(fn: Callable, args: tuple, limits: Limits, memory_soft: int) ->
     stop, error, value = None, None, None
     try:
         try:
-            _set_limits(limits, cpu0)
+            _set_limits(limits)
             value = fn(*args)
         finally:
             signal.setitimer(signal.ITIMER_PROF, 0)
@@ -436,13 +449,9 @@ def _short(error: str | None) -> str:
     return (error or "").split(" (at ")[0].removeprefix("MemoryError: ").removeprefix("MemoryError")
 
 
-def _set_limits(limits: Limits, cpu_used: float) -> None:
+def _set_limits(limits: Limits) -> None:
     if limits.cpu is not None:
         signal.setitimer(signal.ITIMER_PROF, limits.cpu)
-        _, hard = resource.getrlimit(resource.RLIMIT_CPU)
-        soft = math.ceil(cpu_used + limits.cpu + limits.grace + 2)
-        if hard == resource.RLIM_INFINITY or soft <= hard:
-            resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
     if limits.memory_mib is not None:
         _, hard = resource.getrlimit(resource.RLIMIT_AS)
         soft = _address_space() + limits.memory_mib * 2**20

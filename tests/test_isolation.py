@@ -188,3 +188,62 @@ def test_a_stop_sooner_than_the_cores_could_spend_the_budget_is_run_again_not_re
     result = run_solver(hanging_solver.SpuriousStopSolver(), BOARD, Mode.LOCAL, limits=Limits(cpu=5.0))
     assert (tmp_path / "marker").exists(), "the first run was stopped"
     assert result.error is None and result.layouts == 1
+
+
+class _Probe:
+    """Reports from inside the sandbox."""
+
+    def cpu_limit(self):
+        import resource
+
+        return resource.getrlimit(resource.RLIMIT_CPU)
+
+    def pid(self):
+        import os
+
+        return os.getpid()
+
+    def hang(self):
+        time.sleep(600)
+
+
+def test_the_sandbox_sets_no_kernel_cpu_limit():
+    """Raised call after call in a long-lived sandbox, RLIMIT_CPU made Linux send SIGXCPU seconds early
+    (an innocent run 'ran out' after 0.7 s of wall): the budget is the sandbox's own timer and the watchdog."""
+    import resource
+
+    from minecheck import isolation
+
+    run("exact")  # a sandbox that has served a call
+    outcome = isolation.run(_Probe(), "cpu_limit", (), FAST)
+    assert outcome.value[0] == resource.RLIM_INFINITY
+
+
+def test_a_sandbox_busy_in_a_call_does_not_outlive_its_caller():
+    import os
+    import signal
+
+    code = (f"import sys; sys.path.insert(0, {str(TESTS)!r})\n"
+            "from minecheck import isolation\n"
+            "from minecheck.isolation import Limits\n"
+            "import test_isolation as t\n"
+            "probe = t._Probe()\n"
+            "print(isolation.run(probe, 'pid', (), Limits(cpu=5)).value, flush=True)\n"
+            "isolation.run(probe, 'hang', (), Limits(cpu=5, idle=600))\n")
+    caller = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, cwd=TESTS)
+    sandbox = int(caller.stdout.readline())
+    time.sleep(0.5)  # the sandbox is asleep in its call now
+    os.kill(sandbox, 0)
+    caller.send_signal(signal.SIGKILL)
+    caller.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{sandbox}/stat") as f:
+                if f.read().split(")")[-1].split()[0] == "Z":
+                    return
+        except FileNotFoundError:
+            return
+        time.sleep(0.05)
+    os.kill(sandbox, signal.SIGKILL)
+    raise AssertionError(f"sandbox {sandbox} still ran its call after its caller was killed")
