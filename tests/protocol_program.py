@@ -5,7 +5,8 @@
 It answers with minecheck's exact counter (so a right answer is easy to check), reading the
 board from standard input (one board) or JSON lines (persistent).  HOW picks one way to fail:
 crash, garbage, bad-verdict, off-board, probability-2, schema-2, hang, spin, spawn-spinner,
-silent-exit, two-lines.  ``--starts FILE`` appends the process id to FILE when the program starts.
+silent-exit, two-lines, mines-are-safe (a wrong answer, not a broken one).
+``--starts FILE`` appends the process id to FILE when the program starts.
 """
 
 from __future__ import annotations
@@ -51,6 +52,10 @@ def answer(text: str, mode: str, how: str | None) -> dict | str:
         verdict = "safe" if p == 0 else "mine" if p == 1 else "unknown"
         cells.append({"row": row, "col": col, "verdict": verdict, "probability": f"{p.numerator}/{p.denominator}"})
     out = {"schema": 1, "consistent": True, "layouts": count.layouts, "cells": cells}
+    if how == "mines-are-safe":  # a wrong answer, on the boards where some cell is surely a mine
+        for cell in cells:
+            if cell["verdict"] == "mine":
+                cell["verdict"], cell["probability"] = "safe", "0/1"
     if how == "bad-verdict" and cells:
         cells[0]["verdict"] = "probably"
     if how == "off-board":

@@ -203,3 +203,31 @@ def test_whole_numbers_written_with_a_point_are_whole_numbers_as_in_json_schema(
     answer = '{"schema": 1, "layouts": 2.0, "cells": [{"row": 0.0, "col": 1, "verdict": "unknown"}]}'
     result = decode_answer(answer, board("HHH/H1H"), Mode.LOCAL, "p")
     assert result.layouts == 2 and isinstance(result.layouts, int) and result.cells[0].cell == 1
+
+
+def test_a_wrong_program_is_found_shrunk_and_reported_like_any_solver(tmp_path):
+    """Campaign, shrinking and the report work for a cmd: solver (persistent, two workers) as for a built-in one."""
+    out = tmp_path / "campaign"
+    code = main(["fuzz", "--seed", "5", "--boards", "4", "--generator", "reveal", "--out", str(out), "--solvers",
+                 "liar=" + command("--persistent", "--misbehave", "mines-are-safe"), "--persistent",
+                 "--references", "exact", "--jobs", "2", "--no-progress", "--timeout", "5",
+                 "--shrink-per-signature", "1"])
+    assert code == 1
+    findings = read_findings(out)
+    assert findings and {f.subject for f in findings} == {"liar"}
+    assert {f.kind for f in findings} == {Kind.VERDICT, Kind.PROBABILITY}
+    shrunk = [json.loads(line) for line in (out / "shrunk.jsonl").read_text().splitlines()]
+    assert shrunk and all(entry["stats"]["cells_after"] <= 4 for entry in shrunk)
+    page = (out / "finding-00000.html").read_text()
+    assert "liar" in page and "Smallest board that still shows it" in page
+
+
+def test_a_persistent_program_runs_on_a_dask_cluster(tmp_path):
+    import distributed  # in the test extra: a missing dask fails here rather than skipping
+
+    (name,), definitions = resolve(["persist=" + command("--persistent")], persistent=True)
+    config = Config(6, (name,), ("exact",), "reveal", timeout=5.0, definitions=definitions)
+    with distributed.LocalCluster(n_workers=1, processes=True, threads_per_worker=2, dashboard_address=None) as cluster:
+        run_campaign(config, tmp_path, boards=4, jobs=2, scheduler=cluster.scheduler_address)
+    assert read_findings(tmp_path) == []
+    assert len((tmp_path / "boards.jsonl").read_text().splitlines()) == 4
