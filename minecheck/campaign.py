@@ -41,13 +41,14 @@ from minecheck.registry import REFERENCES, remember
 
 SEED_SUBJECTS, FIXED_SUBJECTS = SEED_VARIANTS, FIXED_VARIANTS
 
-# the default mix of boards: article 000's small random check, real games at each level, and the
-# boards that people forget (generators.EDGE_SHAPES, the seed picking the shape).  Edge boards are 2
-# of every 7 (29% of the boards) but about 2% of a campaign's time.  Measured with every seed and
-# fixed solver (seed 7, one process): an edge board took 0.45 s on average against 9.6 s for the
-# other five kinds (27.6 s for an expert game), and 120 edge boards showed the same 11 kinds of seed
-# defect as 100 boards of the other five.  The fixed solvers and every reference agree on all of
-# 1500 edge boards (seeds 1, 2 and 3).
+# the default mix of boards: article 000's small random check, real games at each level, the
+# boards that people forget (generators.EDGE_SHAPES, the seed picking the shape), and boards that
+# cannot be (minecheck.contradictions: 1 of 8, a changed digit or total; a solver must call them
+# inconsistent).  Edge boards are 2 of every 8 (25% of the boards) but about 2% of a campaign's
+# time.  Measured with every seed and fixed solver (seed 7, one process): an edge board took 0.45 s
+# on average against 9.6 s for the other kinds (27.6 s for an expert game), and 120 edge boards
+# showed the same 11 kinds of seed defect as 100 boards of the others.  The fixed solvers and
+# every reference agree on all of 1500 edge boards (seeds 1, 2 and 3) and 60 contradictions.
 MIX: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = (
     ("reveal", (("height", 4), ("width", 5))),
     ("reveal", (("density", 0.25), ("height", 5), ("open_prob", 0.5), ("width", 7))),
@@ -56,6 +57,7 @@ MIX: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = (
     ("play", (("level", "intermediate"),)),
     ("edge", ()),
     ("play", (("level", "expert"),)),
+    ("contradict", ()),
 )
 
 

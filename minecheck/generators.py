@@ -4,6 +4,7 @@
 * ``play``: a real game - a safe first click with its 3x3 neighbourhood, openings flood-filled,
   cells opened and flagged by sound deduction until stuck, optionally continued by guesses;
 * ``stress``: large loose frontiers from many extra safe openings, to push the counter;
+* ``contradict``: boards that cannot be, a digit or the total changed (minecheck.contradictions);
 * ``edge``: the boards that people forget (``EDGE_SHAPES``): one cell wide or tall, 1x1, no digit,
   every safe cell opened, every mine flagged, the total at the fewest or the most mines the digits
   allow, mines packed densely.
@@ -52,13 +53,15 @@ def recipe(generator: str, seed: int, **params: object) -> Recipe:
     return Recipe(generator, tuple(sorted(params.items())), seed)
 
 
-def generate(rec: Recipe) -> Position:
-    """The position a recipe makes (render() turns it into a Board)."""
+def generate(rec: Recipe) -> Position | Board:
+    """The position a recipe makes (render() turns it into a Board), or, for a board that cannot be
+    (``contradict``), the board itself: no position is behind it."""
     return GENERATORS[rec.generator](rec, **dict(rec.params))
 
 
 def generate_board(rec: Recipe) -> Board:
-    return render(generate(rec))
+    made = generate(rec)
+    return made if isinstance(made, Board) else render(made)
 
 
 # -- reveal ----------------------------------------------------------------------------------
@@ -282,6 +285,13 @@ def extreme_layout(component: Component, fewest: bool) -> frozenset[int]:
     return frozenset(chosen)
 
 
-GENERATORS = {"reveal": reveal, "play": play, "stress": stress, "edge": edge}
+def contradict(rec: Recipe, **params) -> Board:
+    """Boards that cannot be (minecheck.contradictions): a digit no layout meets, or a total the digits cannot hold."""
+    from minecheck.contradictions import contradict as make  # it builds on this module's positions
+
+    return make(rec, **params)
+
+
+GENERATORS = {"reveal": reveal, "play": play, "stress": stress, "edge": edge, "contradict": contradict}
 
 __all__ = ["Recipe", "recipe", "generate", "generate_board", "GENERATORS", "LEVELS", "EDGE_SHAPES"]

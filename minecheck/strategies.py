@@ -31,6 +31,7 @@ from hypothesis.strategies import SearchStrategy
 
 from minecheck.answers import Mode
 from minecheck.board import Board, neighbours
+from minecheck.contradictions import CHANGES, contradicting_digits, contradicting_totals, with_digit
 from minecheck.counter import count_board
 from minecheck.generators import LEVELS, extreme_mines, play_out
 from minecheck.position import Position, render
@@ -38,7 +39,6 @@ from minecheck.position import Position, render
 Size = int | tuple[int, int] | SearchStrategy
 Share = float | tuple[float, float] | SearchStrategy  # of the cells (mines), safe cells (opened), mines (flags)
 TOTALS = ("as drawn", "fewest", "most")  # a stated total: the drawn mines, or the fewest / most the digits allow
-CHANGES = ("digit", "total")  # how an inconsistent board is made from a consistent one
 EPSILON = 1e-9  # so that a share such as (0.25, 0.5) of 4 cells takes 1 or 2
 
 
@@ -127,24 +127,15 @@ def _inconsistent(draw, positions_: SearchStrategy[Position], change: str | None
     if how == "digit":
         assume(board.digits)
         cell = draw(st.sampled_from(board.digits))
-        values = [v for v in range(9) if v != board.cells[cell]
-                  and not count_board(_with_digit(board, cell, v), Mode.LOCAL).consistent]
+        values = contradicting_digits(board, cell)
         assume(values)  # rare: a digit with eight covered neighbours and nothing else to contradict
-        return _with_digit(board, cell, draw(st.sampled_from(values)))
-    flagged = len(pos.flags)
-    fewest, most = len(extreme_mines(pos, fewest=True).mines), len(extreme_mines(pos, fewest=False).mines)
-    totals = [m for m in (fewest - 1, most + 1) if flagged <= m <= board.size]
+        return with_digit(board, cell, draw(st.sampled_from(values)))
+    totals = contradicting_totals(pos)
     assume(totals)  # nothing opened: every total from the flags to the cells fits
     bad = Board(board.width, board.height, board.cells, draw(st.sampled_from(totals)))
     if count_board(bad, Mode.GLOBAL).consistent or not count_board(bad, Mode.LOCAL).consistent:
         raise AssertionError(f"minecheck's fewest/most mines are wrong for {bad}")  # a defect in minecheck
     return bad
-
-
-def _with_digit(board: Board, cell: int, value: int) -> Board:
-    cells = list(board.cells)
-    cells[cell] = value
-    return Board(board.width, board.height, tuple(cells), board.total_mines)
 
 
 def _shown(board: Board, truth: bool) -> Board:
