@@ -21,6 +21,7 @@ from minecheck.constraints import build_constraints
 from minecheck.counter import count_board
 from minecheck.generators import generate_board, recipe
 from minecheck.registry import run_solver
+from minecheck.solvers import dpll_seed
 from minecheck.solvers.cnf import (
     NegativeArraySizeException,
     between_by_counter,
@@ -34,7 +35,14 @@ from minecheck.solvers.cnf import (
 )
 from minecheck.solvers.dpll_fixed import fixed_solver
 from minecheck.solvers.dpll_search import count_models, propagate, satisfier
-from minecheck.solvers.dpll_seed import java_hashmap_order, seed_solver
+from minecheck.solvers.dpll_seed import (
+    ClauseBits,
+    JavaStackOverflow,
+    java_hashmap_order,
+    seed_analyze,
+    seed_solve,
+    seed_solver,
+)
 
 FIXED, SEED = fixed_solver(), seed_solver()
 
@@ -314,8 +322,8 @@ def test_seed_gives_a_cell_that_can_be_a_mine_probability_zero():
 
 
 @contextmanager
-def stack_of(frames: int):
-    """Room for this many more Python frames than the caller uses (the seed needs one per model)."""
+def python_stack_of(frames: int):
+    """Room for only this many more Python frames than the caller uses."""
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(len(inspect.stack()) + frames)
     try:
@@ -324,14 +332,91 @@ def stack_of(frames: int):
         sys.setrecursionlimit(old)
 
 
-def test_seed_recurses_once_per_model_until_the_stack_overflows():
-    b = board("H1H" * 8)  # 2^8 = 256 models for the seed
-    with stack_of(400):
+def test_seed_counts_more_models_than_pythons_stack_has_frames():
+    b = board("H1H" * 8)  # 2^8 = 256 models for the seed, one Java collectModels call each
+    with python_stack_of(100):
         assert run_solver(SEED, b, Mode.LOCAL).layouts == 256
-        assert run_solver(FIXED, b, Mode.LOCAL).layouts == 256
-    with stack_of(200):
-        assert run_solver(SEED, b, Mode.LOCAL).error.startswith("RecursionError")
-        assert run_solver(FIXED, b, Mode.LOCAL).layouts == 256
+
+
+def test_seed_overflows_where_the_javas_default_stack_does(monkeypatch):
+    monkeypatch.setattr(dpll_seed, "JAVA_NESTED_COLLECT_MODELS", 255)
+    with pytest.raises(JavaStackOverflow, match=r"^StackOverflowError: .* default thread stack .*\(256 nested "):
+        SEED.solve(board("H1H" * 8), Mode.LOCAL)  # 256 models, the 256th counted one frame too deep
+    monkeypatch.setattr(dpll_seed, "JAVA_NESTED_COLLECT_MODELS", 257)  # 256 models, then the call that finds none
+    assert SEED.solve(board("H1H" * 8), Mode.LOCAL).layouts == 256
+
+
+def test_seed_overflows_on_a_board_with_more_models_than_the_java_holds():
+    b = board("H1H" * 13)  # 2^13 = 8192 models; the Java overflowed after 4371 to 4750 of them
+    result = run_solver(SEED, b, Mode.LOCAL)
+    assert result.error is not None and result.error.startswith("JavaStackOverflow: StackOverflowError: ")
+    assert f"({dpll_seed.JAVA_NESTED_COLLECT_MODELS + 1} nested collectModels calls)" in result.error
+
+
+# -- the fast DPLL against the reference ----------------------------------------------------------------
+
+@st.composite
+def seed_cnfs(draw):
+    """CNFs over up to 40 variables with ids up to 160, so findPureLiteral's HashMap shares buckets."""
+    ids = draw(st.lists(st.integers(1, 160), min_size=1, max_size=40, unique=True))
+    lit = st.sampled_from(ids).flatmap(lambda v: st.sampled_from([v, -v]))
+    clause = st.lists(lit, min_size=0 if draw(st.booleans()) else 1, max_size=6, unique_by=abs).map(tuple)
+    return max(ids), tuple(draw(st.lists(clause, max_size=25)))
+
+
+def enumeration(cnf, num_vars: int, solve, limit: int = 60) -> list[dict[int, bool]]:
+    """The models collectModels finds, each blocked before the next solve (at most limit)."""
+    found = []
+    while len(found) < limit:
+        satisfiable, assignment = solve(cnf)
+        if not satisfiable:
+            break
+        found.append(assignment)
+        blocking = tuple(-v if assignment[v] else v for v in range(1, num_vars + 1) if v in assignment)
+        if not blocking:
+            break
+        cnf = cnf + (blocking,)
+    return found
+
+
+def clause_bits_solve(num_vars: int):
+    def solve(cnf):
+        formula = ClauseBits(cnf, num_vars)
+        try:
+            return formula.solve()
+        finally:
+            formula.close()
+    return solve
+
+
+@settings(max_examples=300)
+@given(seed_cnfs())
+def test_the_fast_dpll_finds_the_models_the_reference_finds_in_its_order(case):
+    num_vars, cnf = case
+    assert enumeration(cnf, num_vars, clause_bits_solve(num_vars)) == enumeration(cnf, num_vars, seed_solve)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_the_fast_seed_answers_what_the_reference_answers_on_boards(seed):
+    b = generate_board(recipe("reveal", seed, width=3 + seed % 7, height=3 + seed % 3, open_prob=0.4))
+    cnf, cells = seed_board_cnf(b)
+    n = len(cells)
+    assert enumeration(cnf, n, clause_bits_solve(n), 100) == enumeration(cnf, n, seed_solve, 100)
+    if cnf:  # analyze answers nothing for no clauses
+        assert seed_analyze(cnf, n) == {v: _reference_verdict(cnf, v) for v in range(1, n + 1)}
+
+
+def _reference_verdict(cnf, v: int) -> Verdict | None:
+    can_be_true, can_be_false = seed_solve(cnf + ((v,),))[0], seed_solve(cnf + ((-v,),))[0]
+    return {(True, True): Verdict.UNKNOWN, (False, True): Verdict.SAFE,
+            (True, False): Verdict.MINE, (False, False): None}[can_be_true, can_be_false]
+
+
+def test_pure_literals_follow_a_hashmap_that_treeify_resized():
+    """Ten ids in bucket 3 of 16 make the Java's table grow to 32 early, which reorders its buckets."""
+    ids = [3 + 16 * i for i in range(10)] + [4, 20]
+    cnf = tuple((-v, w) for v, w in zip(ids, ids[1:])) + ((ids[0], -ids[-1]),)
+    assert enumeration(cnf, max(ids), clause_bits_solve(max(ids))) == enumeration(cnf, max(ids), seed_solve)
 
 
 # -- the HashMap order of findPureLiteral ------------------------------------------------------------

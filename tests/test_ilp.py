@@ -16,7 +16,15 @@ from minecheck.constraints import build_constraints
 from minecheck.counter import count_board, count_component
 from minecheck.generators import generate_board, recipe
 from minecheck.solvers.ilp_fixed import component_model, fixed_solver, global_model, relaxation_lp
-from minecheck.solvers.ilp_seed import ArrayIndexOutOfBoundsException, java_hashmap_order, seed_solver
+from minecheck.solvers.ilp_seed import (
+    INTEGRAL_TOL,
+    ArrayIndexOutOfBoundsException,
+    SeedComponent,
+    java_hashmap_order,
+    seed_feasible,
+    seed_relax,
+    seed_solver,
+)
 from minecheck.solvers.simplex import OPTIMAL, IllegalStateException, solve_fixed
 
 FIXED, SEED = fixed_solver(), seed_solver()
@@ -189,6 +197,48 @@ def test_seed_answers_the_local_mode_only():
     assert SEED.modes == {Mode.LOCAL}
     with pytest.raises(ValueError):
         SEED.solve(board("4x1x1/1HHH"), Mode.GLOBAL)
+
+
+def java_dfs_feasible(comp: SeedComponent, fixed: list, depth: int = 0, deepest: list | None = None) -> bool:
+    """BranchAndBound.dfsFeasible as the Java recurses, for the explicit stack of seed_feasible to match."""
+    if deepest is not None:
+        deepest[0] = max(deepest[0], depth)
+    x = seed_relax(comp, fixed)
+    if x is None:
+        return False
+    col = next((j for j in range(len(comp.cells)) if fixed[j] is None and INTEGRAL_TOL < x[j] < 1 - INTEGRAL_TOL), -1)
+    if col < 0:
+        return True
+    for value in (0.0, 1.0):
+        fixed[col] = value
+        if java_dfs_feasible(comp, fixed, depth + 1, deepest):
+            fixed[col] = None
+            return True
+    fixed[col] = None
+    return False
+
+
+def test_seed_branch_and_bound_branches_as_the_java_recursion_does():
+    """Two levels deep: x3 = 1 leaves a fractional vertex twice, and every branch ends infeasible."""
+    comp = SeedComponent(tuple((0, j) for j in range(5)),
+                         ((1.0, 1.0, 1.0, 1.0, 0.0), (1.0, 0.0, 1.0, 0.0, 1.0), (0.0, 1.0, 0.0, 0.0, 1.0)),
+                         (3.0, 2.0, 1.0))
+    fixed, deepest = [None, None, None, 1.0, None], [0]
+    assert java_dfs_feasible(comp, list(fixed), 0, deepest) is False and deepest[0] == 2
+    assert seed_feasible(comp, fixed) is False and fixed == [None, None, None, 1.0, None]
+
+
+@settings(max_examples=300)
+@given(st.integers(2, 7).flatmap(lambda n: st.tuples(
+    st.lists(st.tuples(*[st.sampled_from([0.0, 1.0])] * n), min_size=1, max_size=6),
+    st.lists(st.sampled_from([0.0, 1.0, 2.0, 3.0]), min_size=6, max_size=6),
+    st.integers(0, n - 1), st.sampled_from([0.0, 1.0]))))
+def test_seed_branch_and_bound_answers_what_the_java_recursion_answers(case):
+    rows, rhs, k, value = case
+    comp = SeedComponent(tuple((0, j) for j in range(len(rows[0]))), tuple(rows), tuple(rhs[:len(rows)]))
+    fixed = [None] * len(comp.cells)
+    fixed[k] = value
+    assert seed_feasible(comp, list(fixed)) == java_dfs_feasible(comp, list(fixed))
 
 
 def test_java_hashmap_iterates_by_bucket_and_puts_new_keys_first():

@@ -111,6 +111,17 @@ def test_seed_port_answers_what_the_java_answers_on_boards(java_classes):
     assert ran >= 50, f"only {ran} boards got past the Java constructor: the comparison is too thin"
 
 
+def test_seed_port_answers_what_the_java_answers_on_positions_of_every_size(java_classes):
+    """Intermediate and Expert play positions and stress boards: most throw (the union-find defect), alike."""
+    boards = [generate_board(recipe("play", s, level=level)) for level in ("intermediate", "expert") for s in range(12)]
+    boards += [generate_board(recipe("stress", s)) for s in range(3)]
+    java = run_java(java_classes, [board_text(b) for b in boards])
+    mismatches = [(board_text(b), j, p) for b, j, p in zip(boards, map(java_values, java), map(port_lines, boards))
+                  if j != p]
+    assert not mismatches, mismatches[:3]
+    assert any(lines and not lines[0].startswith("ERROR") for lines in java[:24])  # some position is answered
+
+
 # -- linear programmes ---------------------------------------------------------------------------
 
 def lp_text(lp: LP) -> str:

@@ -15,15 +15,21 @@ from dataclasses import dataclass
 
 from minecheck.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.board import COVERED, FLAG, Board
+from minecheck.defects import chosen, names_of
 from minecheck.registry import require_mode
 from minecheck.solvers.simplex import LP, OPTIMAL, IllegalStateException, solve_seed
+from minecheck.solvers.simplex import SEED_DEFECTS as SIMPLEX_DEFECTS
 
 INTEGRAL_TOL = 1e-6  # the article's pickFractional: a value within this of 0 or 1 is integral
+SEED_DEFECTS = names_of("ilp@seed", "simplex@seed")  # its own, and those of the simplex it calls
 
 
 class ArrayIndexOutOfBoundsException(IndexError):
     """The Java exception, raised where the article's code indexes an array with -1 or past its end."""
 
+
+class OverfullDigit(ValueError):
+    """A digit needing more mines than it has covered neighbours: the fixed site's report."""
 
 
 @dataclass(frozen=True)
@@ -35,8 +41,10 @@ class SeedComponent:
     rhs: tuple[float, ...]
 
 
-def seed_components(board: Board) -> tuple[SeedComponent, ...]:
+def seed_components(board: Board, defects: frozenset[str] = SEED_DEFECTS) -> tuple[SeedComponent, ...]:
     """The Java buildConstraints(): digits to equations, union-find grouping, Java's iteration order."""
+    # with ilp-key-aliasing off, keys are r*stride+c with a stride wider than the board
+    stride = 1000 if "ilp-key-aliasing" in defects else max(1000, board.width)
     cons_cells: list[list[tuple[int, int]]] = []
     cons_rhs: list[float] = []
     for cell in board.digits:
@@ -54,35 +62,41 @@ def seed_components(board: Board) -> tuple[SeedComponent, ...]:
             if remain > 0:
                 raise IllegalStateException(f"约束矛盾 @ ({r},{c})")
             continue
-        # DEFECT(seed): a digit needing more mines than it has covered neighbours is not caught
-        # here (build_constraints raises Contradiction; the fixed variant reports it).
+        # DEFECT(seed) ilp-overfull-digit: a digit needing more mines than it has covered neighbours
+        # is not caught here (build_constraints raises Contradiction; the fixed variant reports it).
+        if remain > len(unknown) and "ilp-overfull-digit" not in defects:
+            raise OverfullDigit(f"the {board.cells[cell]} at ({r},{c}) needs {remain} mines "
+                                f"among {len(unknown)} covered cells")
         cons_cells.append(unknown)
         cons_rhs.append(float(remain))
 
-    lookups = [_key(r, c) for cons in cons_cells for r, c in cons]
+    lookups = [_key(r, c, stride) for cons in cons_cells for r, c in cons]
     id_of: dict[int, int] = {}
     for key in lookups:
         id_of.setdefault(key, len(id_of))
     uf = list(range(len(id_of)))
     for cons in cons_cells:
-        # DEFECT(seed): `first` is found once and not refreshed: after union(first, b) the next
-        # union(first, c) overwrites uf[first], cutting b off (1H/HH splits its digit's cells and
-        # the Java throws ArrayIndexOutOfBounds below); constraints.split_components is correct.
-        first = _find(uf, id_of[_key(*cons[0])])
+        # DEFECT(seed) ilp-stale-union-root: `first` is found once and not refreshed: after
+        # union(first, b) the next union(first, c) overwrites uf[first], cutting b off (1H/HH splits
+        # its digit's cells and the Java throws ArrayIndexOutOfBounds below); constraints.split_components
+        # is correct (here: the root found afresh before each union).
+        first = _find(uf, id_of[_key(*cons[0], stride)])
         for r, c in cons[1:]:
-            _union(uf, first, _find(uf, id_of[_key(r, c)]))
+            if "ilp-stale-union-root" not in defects:
+                first = _find(uf, first)
+            _union(uf, first, _find(uf, id_of[_key(r, c, stride)]))
 
     by_root: dict[int, list[int]] = {}  # a LinkedHashMap: components in order of their first key
     for key in java_hashmap_order(lookups):
         by_root.setdefault(_find(uf, id_of[key]), []).append(key)
     comp_of = {key: root for root, keys in by_root.items() for key in keys}
-    # DEFECT(seed): a cell is decoded as (key / 1000, key % 1000), so a board wider than 1000
-    # columns aliases cells ((0,1000) is (1,0)) and its equations cannot find their cells.
-    cells = {root: [(key // 1000, key % 1000) for key in keys] for root, keys in by_root.items()}
+    # DEFECT(seed) ilp-key-aliasing: a cell is decoded as (key / 1000, key % 1000), so a board wider
+    # than 1000 columns aliases cells ((0,1000) is (1,0)) and its equations cannot find their cells.
+    cells = {root: [(key // stride, key % stride) for key in keys] for root, keys in by_root.items()}
     rows: dict[int, list[tuple[float, ...]]] = {root: [] for root in by_root}
     rhs: dict[int, list[float]] = {root: [] for root in by_root}
     for cons, k in zip(cons_cells, cons_rhs):
-        root = comp_of[_key(*cons[0])]
+        root = comp_of[_key(*cons[0], stride)]
         row = [0.0] * len(cells[root])
         for p in cons:
             row[_java_index(cells[root].index(p) if p in cells[root] else -1, len(row))] = 1.0
@@ -91,8 +105,8 @@ def seed_components(board: Board) -> tuple[SeedComponent, ...]:
     return tuple(SeedComponent(tuple(cells[r]), tuple(rows[r]), tuple(rhs[r])) for r in by_root)
 
 
-def _key(r: int, c: int) -> int:
-    return r * 1000 + c
+def _key(r: int, c: int, stride: int = 1000) -> int:
+    return r * stride + c
 
 
 def _find(uf: list[int], x: int) -> int:
@@ -143,11 +157,13 @@ def _spread(key: int) -> int:
     return h ^ (h >> 16)
 
 
-def seed_relax(comp: SeedComponent, fixed: Sequence[float | None]) -> tuple[float, ...] | None:
+def seed_relax(comp: SeedComponent, fixed: Sequence[float | None],
+               defects: frozenset[str] = SEED_DEFECTS) -> tuple[float, ...] | None:
     """The Java BranchAndBound.relax() (and relaxProbability()) with the model's zero objective:
     the LP vertex, or None if infeasible."""
     n, m = len(comp.cells), len(comp.rows)
     a = [[0.0] * (2 * n) for _ in range(m + n)]
+    dropped: list[int] = []  # bound rows of fixed variables, with ilp-fixed-bound-row off
     b = [0.0] * (m + n)
     for i, (coef, r) in enumerate(zip(comp.rows, comp.rhs)):
         for j in range(n):
@@ -161,30 +177,46 @@ def seed_relax(comp: SeedComponent, fixed: Sequence[float | None]) -> tuple[floa
             a[m + j][j] = a[m + j][n + j] = 1.0
             b[m + j] = 1.0
         else:
-            # DEFECT(seed): a fixed variable keeps its bound row with all coefficients zero and
-            # right-hand side 1 - fixed, so fixing x = 0 asks 0 = 1: infeasible, and every cell
-            # is declared a mine (0H answers MINE).  The fixed variant drops the row.
+            # DEFECT(seed) ilp-fixed-bound-row: a fixed variable keeps its bound row with all
+            # coefficients zero and right-hand side 1 - fixed, so fixing x = 0 asks 0 = 1: infeasible,
+            # and every cell is declared a mine (0H answers MINE).  The fixed variant drops the row.
             b[m + j] = 1.0 - fixed[j]
-    result = solve_seed(LP(tuple(map(tuple, a)), tuple(b), (0.0,) * (2 * n)))
+            if "ilp-fixed-bound-row" not in defects:
+                dropped.append(m + j)
+    if dropped:
+        a = [row for i, row in enumerate(a) if i not in dropped]
+        b = [v for i, v in enumerate(b) if i not in dropped]
+    result = solve_seed(LP(tuple(map(tuple, a)), tuple(b), (0.0,) * (2 * n)), defects & SIMPLEX_DEFECTS)
     return result.x if result.status == OPTIMAL else None
 
 
-def seed_feasible(comp: SeedComponent, fixed: list[float | None]) -> bool:
-    """The Java dfsFeasible(): relax, branch on the first fractional variable, 0 before 1."""
-    x = seed_relax(comp, fixed)
-    if x is None:
-        return False
-    col = next((j for j in range(len(comp.cells))
-                if fixed[j] is None and INTEGRAL_TOL < x[j] < 1.0 - INTEGRAL_TOL), -1)
-    if col < 0:
-        return True
-    for value in (0.0, 1.0):
-        fixed[col] = value
-        if seed_feasible(comp, fixed):
-            fixed[col] = None
-            return True
-    fixed[col] = None
-    return False
+def seed_feasible(comp: SeedComponent, fixed: list[float | None], defects: frozenset[str] = SEED_DEFECTS) -> bool:
+    """The Java dfsFeasible(): relax, branch on the first fractional variable, 0 before 1.
+
+    The Java recurses once per branch, as deep as the component has cells (its default stack holds
+    thousands of such frames; heap and time run out first).  The open calls are an explicit stack
+    here, so Python's recursion limit of about 1000 frames plays no part.
+    """
+    branches: list[tuple[int, float]] = []  # per open call that branched: its column, the value it tries
+    while True:
+        x = seed_relax(comp, fixed, defects)
+        if x is not None:
+            col = next((j for j in range(len(comp.cells))
+                        if fixed[j] is None and INTEGRAL_TOL < x[j] < 1.0 - INTEGRAL_TOL), -1)
+            if col < 0:  # an integral vertex: every open call returns true, restoring its column
+                for col, _ in branches:
+                    fixed[col] = None
+                return True
+            branches.append((col, 0.0))
+            fixed[col] = 0.0
+            continue
+        while branches and branches[-1][1] == 1.0:  # calls that tried both values return false
+            fixed[branches.pop()[0]] = None
+        if not branches:
+            return False
+        col, _ = branches.pop()
+        branches.append((col, 1.0))
+        fixed[col] = 1.0
 
 
 @dataclass(frozen=True)
@@ -196,7 +228,7 @@ class SeedAnalysis:
     lp: tuple[float, ...]  # relaxProbability(): the LP vertex, clamped to [0, 1]
 
 
-def seed_analyze(comp: SeedComponent) -> SeedAnalysis:
+def seed_analyze(comp: SeedComponent, defects: frozenset[str] = SEED_DEFECTS) -> SeedAnalysis:
     """The Java analyze(): two feasibility questions per cell, then the LP vertex as the risk."""
     n = len(comp.cells)
     verdicts, risks = [-1] * n, [-1.0] * n
@@ -204,16 +236,17 @@ def seed_analyze(comp: SeedComponent) -> SeedAnalysis:
         for value, verdict in ((0.0, 1), (1.0, 0)):
             fixed: list[float | None] = [None] * n
             fixed[k] = value
-            if not seed_feasible(comp, fixed):
+            if not seed_feasible(comp, fixed, defects):
                 verdicts[k], risks[k] = verdict, float(verdict)
                 break
-    x = seed_relax(comp, [None] * n)
+    x = seed_relax(comp, [None] * n, defects)
     lp = tuple(min(1.0, max(0.0, v)) for v in x[:n]) if x is not None else (0.0,) * n
-    # DEFECT(seed): the LP vertex is reported as the mine probability of undecided cells; a
-    # vertex is not a probability (H1H: vertex (0, 1), probability 1/2).  While the bound-row
-    # defect calls every cell a mine no cell is undecided, but the port keeps the rule.  The
-    # fixed variant reports the vertex only as lp_values and gives no probabilities.
-    risks = [lp[k] if verdicts[k] == -1 else risks[k] for k in range(n)]
+    # DEFECT(seed) ilp-vertex-as-probability: the LP vertex is reported as the mine probability of
+    # undecided cells; a vertex is not a probability (H1H: vertex (0, 1), probability 1/2).  While
+    # the bound-row defect calls every cell a mine no cell is undecided, but the port keeps the rule.
+    # The fixed variant reports the vertex only as lp_values and gives no probabilities.
+    if "ilp-vertex-as-probability" in defects:
+        risks = [lp[k] if verdicts[k] == -1 else risks[k] for k in range(n)]
     return SeedAnalysis(tuple(verdicts), tuple(risks), lp)
 
 
@@ -226,20 +259,29 @@ class SeedIlpSolver:
     answers = frozenset({Answers.VERDICTS, Answers.PROBABILITIES, Answers.LP})
     modes = frozenset({Mode.LOCAL})
 
-    def __init__(self, option: str | None = None):
+    def __init__(self, option: str | None = None, defects: frozenset[str] | None = None):
+        """``defects``: the ones kept, of ilp@seed and simplex@seed (None: all, as the Java)."""
         self.name = "ilp@seed"
+        self.defects = chosen(defects, "ilp@seed", "simplex@seed")
+        if "ilp-vertex-as-probability" not in self.defects:
+            self.answers = self.answers - {Answers.PROBABILITIES}
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
         require_mode(self, mode)
         verdict: dict[tuple[int, int], int] = {}
         risk: dict[tuple[int, int], float] = {}
         lp: dict[tuple[int, int], float] = {}
-        for comp in seed_components(board):
-            found = seed_analyze(comp)
+        try:
+            components = seed_components(board, self.defects)
+        except OverfullDigit as err:
+            return SolverResult(self.name, mode, consistent=False, reason=str(err), layouts=0)
+        for comp in components:
+            found = seed_analyze(comp, self.defects)
             for k, (r, c) in enumerate(comp.cells):
                 _java_index(r, board.height)  # the Java writes verdict[r][c]: a bad decode throws
                 verdict[r, c], risk[r, c], lp[r, c] = found.verdicts[k], found.risks[k], found.lp[k]
-        cells = tuple(CellAnswer(board.cell(r, c), _VERDICT[verdict[r, c]], risk[r, c])
+        probabilities = Answers.PROBABILITIES in self.answers
+        cells = tuple(CellAnswer(board.cell(r, c), _VERDICT[verdict[r, c]], risk[r, c] if probabilities else None)
                       for r, c in sorted(risk) if board.is_covered(board.cell(r, c)))
         return SolverResult(self.name, mode, cells=cells,
                             lp_values=tuple(sorted((board.cell(r, c), v) for (r, c), v in lp.items())))
