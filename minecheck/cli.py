@@ -13,6 +13,7 @@ from minecheck.answers import Mode
 from minecheck.boardtext import BoardFormatError, read_board_arg
 from minecheck.discovery import FIXED_VARIANTS, LP_SOLVER_NAMES, SEED_VARIANTS, UnknownSolver, resolve
 from minecheck.isolation import DEFAULT_MEMORY_MIB, Limits
+from minecheck.playcli import add_parsers as add_play_parsers
 from minecheck.registry import REFERENCES, remember
 
 # Each command imports what it uses when it runs (jinja2, rich, numpy, CBC, dask are heavy), so that
@@ -112,6 +113,7 @@ def _parser() -> argparse.ArgumentParser:
     save.add_argument("number", type=int, help="the finding's number, as on its report page finding-NNNNN.html")
     save.add_argument("--to", type=Path, default=DEFAULT_REGRESSIONS, help=f"directory (default {DEFAULT_REGRESSIONS})")
     save.set_defaults(run=_save_regression)
+    add_play_parsers(sub)
     return parser
 
 

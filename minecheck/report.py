@@ -7,6 +7,7 @@ ElementTree's, for XML), so no answer can inject markup.
 
 from __future__ import annotations
 
+import json
 import shlex
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from minecheck.answers import SolverResult, Verdict
 from minecheck.board import COVERED, FLAG, Board, label
 from minecheck.findings import Finding, Kind
+from minecheck.plots import bar_chart, stacked_bars
 
 _ENV = Environment(loader=PackageLoader("minecheck", "templates"), autoescape=select_autoescape(["j2", "html"]),
                    trim_blocks=True, lstrip_blocks=True)
@@ -80,6 +82,9 @@ def replay_command(f: Finding, board_text: str) -> str:
     """One line that replays the finding: the board inline, its solver, its mode."""
     lines = [ln for ln in board_text.splitlines() if ln and not ln.startswith("#")]
     inline = "/".join(lines)
+    if f.kind is Kind.DECISION:  # a move in a game: the player decides again, from its stored state
+        state = shlex.quote(json.dumps(f.extra.get("state")))
+        return f"minecheck decide {shlex.quote(inline)} --player {shlex.quote(f.subject)} --state {state}"
     solver = f.subject if f.kind is not Kind.REFERENCE else "exact"
     refs = f" --references {f.subject}" if f.kind is Kind.REFERENCE else ""
     return f"minecheck check {shlex.quote(inline)} --solvers {shlex.quote(solver)} --mode {f.mode.value}{refs}"
@@ -130,7 +135,7 @@ def _grid_view(panel: Panel, name: str) -> dict:
 def _panels(f: Finding, board: Board, results: tuple[SolverResult, ...], bad: frozenset[int], where: str) -> list:
     by_name = {r.solver: r for r in results}
     panels = [Panel(f"{where}: the board", board, None, bad)]
-    heat = f.kind is Kind.PROBABILITY
+    heat = f.kind in (Kind.PROBABILITY, Kind.DECISION)
     for name in (f.subject, f.reference):
         r = by_name.get(name)
         if r is not None:
@@ -181,10 +186,23 @@ def render_index(s: CampaignSummary, per_group_links: int = 20) -> str:
     all_rows = [{"href": page_name(n), "label": n, "index": f.index, "kind": f.kind.value, "subject": f.subject,
                  "mode": f.mode.value, "says": f.subject_says[:80], "ref_says": f.reference_says[:80]}
                 for n, f in enumerate(s.findings)]
+    plots = index_plots(s)
     return _ENV.get_template("index.html.j2").render(
-        title=f"minecheck campaign {s.seed}", seed=s.seed, boards=s.boards, findings=len(s.findings),
+        plots=plots, title=f"minecheck campaign {s.seed}", seed=s.seed, boards=s.boards, findings=len(s.findings),
         seconds=s.seconds, rate=s.boards / max(s.seconds, 1e-9), subjects=", ".join(s.subjects),
         references=", ".join(s.references), generator=s.generator, groups=rows, timing=timing, all_findings=all_rows)
+
+
+def index_plots(s: CampaignSummary) -> dict:
+    """The index's plots (inline SVG): findings per solver and kind, and time per solver."""
+    per_solver: dict[str, dict[str, int]] = {}
+    for f in s.findings:
+        kinds = per_solver.setdefault(f.subject, {})
+        kinds[f.kind.value] = kinds.get(f.kind.value, 0) + 1
+    findings = sorted(per_solver.items(), key=lambda kv: (-sum(kv[1].values()), kv[0]))
+    times = sorted(s.solver_seconds.items(), key=lambda kv: -kv[1])
+    return {"findings": stacked_bars(findings, "Findings per solver and kind") if findings else "",
+            "time": bar_chart(times, "Time per solver (s, whole campaign)", " s") if times else ""}
 
 
 def junit_xml(boards: list[dict], findings: list[Finding]) -> str:

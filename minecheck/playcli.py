@@ -1,0 +1,144 @@
+"""The ``minecheck play`` and ``minecheck decide`` commands (cli.py adds them with ``add_parsers``).
+
+play:   whole games, every player on the same deals, every decision cross-checked; the win-rate
+        table in DIR/summary.json and the report in DIR/index.html.  Exit 1 when some decision
+        was bad, 0 when none was, 2 on bad input.
+decide: one player's decision on one board, judged by the exact counter (what a decision
+        finding's page gives as its replay command).  Exit 1 when a move is bad.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+
+from minecheck.game import FirstClick
+from minecheck.players import DEFAULT_TIMEOUT, player_names
+
+# The commands import what they run when they run (rich, the campaign's executors, the counter and
+# jinja2 are heavy), so that building the parser keeps every other command's start-up short.
+
+EXIT_OK, EXIT_FINDINGS = 0, 1
+DEFAULT_PLAYERS = "exact,ilp@fixed,dpll@fixed,gibbs@fixed,mineai@seed,mineai@fixed,satdemo@seed,satdemo@fixed"
+
+
+def add_parsers(sub) -> None:
+    """Add ``play`` and ``decide`` to the command line's subparsers."""
+    play = sub.add_parser("play", help="play whole games with every solver; win rates, every decision checked")
+    play.add_argument("--solvers", default=DEFAULT_PLAYERS,
+                      help=f"comma-separated players: any solver name (played by the policy) or one of "
+                           f"{', '.join(player_names())} (default: {DEFAULT_PLAYERS})")
+    play.add_argument("--games", type=int, required=True, help="play games 0 .. N-1 with each solver")
+    play.add_argument("--size", default="beginner", help="beginner (default), intermediate, expert or WxHxM")
+    play.add_argument("--first-click", default=FirstClick.SAFE_3X3.value, choices=[r.value for r in FirstClick],
+                      help="cells kept clear of mines around the first click (default safe-3x3)")
+    play.add_argument("--first-cell", default="centre",
+                      help="where the first click is: centre (default, as both articles click) or ROW,COL")
+    play.add_argument("--seed", type=int, required=True, help="the run's seed: game i is dealt from (seed, i)")
+    play.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per core)")
+    play.add_argument("--scheduler", default=None, help="a dask.distributed scheduler address to run on instead")
+    play.add_argument("--out", type=Path, required=True, help="directory for the games, findings and report")
+    play.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
+                      help=f"CPU seconds per decision before the solver is stopped and loses (default "
+                           f"{DEFAULT_TIMEOUT:g})")
+    play.add_argument("--resume", action="store_true",
+                      help="continue the run in --out (more games, or more solvers), skipping games played")
+    play.add_argument("--no-progress", action="store_true", help="no progress bar (for logs)")
+    play.add_argument("--no-report", action="store_true", help="skip the HTML report and the shrinking")
+    play.add_argument("--shrink-per-flaw", type=int, default=1,
+                      help="decision findings shrunk and drawn in full per solver and kind of bad move (default 1)")
+    play.set_defaults(run=_play)
+
+    decide = sub.add_parser("decide", help="one player's decision on a board, judged by the exact counter")
+    decide.add_argument("board", help="a board with its total (WxHxM header), a file, '-' or rows joined by '/'")
+    decide.add_argument("--player", required=True, help="a solver name or an article's player")
+    decide.add_argument("--state", default=None, help="the player's state before the decision, as JSON "
+                                                      "(from a decision finding; default: a new game's)")
+    decide.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="CPU seconds for the decision")
+    decide.set_defaults(run=_decide)
+
+
+@contextmanager
+def _progress_bar(total: int, disabled: bool):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = [TextColumn("play"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]} games/s"),
+               TextColumn("{task.fields[wins]} won"), TextColumn("[bold]{task.fields[findings]} findings"),
+               TimeElapsedColumn()]
+    with Progress(*columns, disable=disabled, transient=False) as bar:
+        task = bar.add_task("play", total=total, rate="-", wins=0, findings=0)
+
+        def update(record, progress) -> None:
+            elapsed = max(bar.tasks[task].elapsed or 0.0, 1e-9)
+            bar.update(task, completed=progress.games, wins=progress.wins, findings=progress.findings,
+                       rate=f"{progress.games / elapsed:.1f}")
+
+        yield update
+
+
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(n.strip() for n in text.split(",") if n.strip())
+
+
+def _play(args: argparse.Namespace) -> int:
+    from minecheck.campaign import executor
+    from minecheck.play import PlayConfig, run_play, write_summary
+    from minecheck.playreport import publish_play
+
+    started = time.perf_counter()
+    config = PlayConfig(args.seed, _names(args.solvers), args.size, args.first_click, args.timeout, args.first_cell)
+    config.validate()  # unknown names, sizes that do not hold their mines: exit 2 before any work
+    earlier = _earlier_seconds(args.out) if args.resume else 0.0
+    total = args.games * len(config.players)
+    try:
+        with _progress_bar(total, args.no_progress) as update:
+            progress = run_play(config, args.out, args.games, args.jobs, args.scheduler, args.resume, update)
+    finally:
+        if (args.out / "play.json").exists():
+            write_summary(args.out, earlier + time.perf_counter() - started)
+    summary = write_summary(args.out, earlier + time.perf_counter() - started)
+    for name, row in summary["solvers"].items():
+        lo, hi = row["ci95"]
+        print(f"{name:>16}: {row['wins']}/{row['games']} won = {100 * row['win_rate']:.1f}% "
+              f"(95% {100 * lo:.1f}-{100 * hi:.1f}), {row['games_per_s']:.2f} games/s, "
+              f"{row['decision_findings']} bad decisions")
+    print(f"summary in {args.out / 'summary.json'}")
+    if not args.no_report:
+        with executor(args.jobs or os.cpu_count() or 1, args.scheduler) as pool:
+            index = publish_play(args.out, per_flaw=args.shrink_per_flaw, pool=pool)
+        print(f"report: open {index.resolve()} in a browser")
+    findings = sum(row["decision_findings"] for row in summary["solvers"].values())
+    return EXIT_FINDINGS if findings or progress.findings else EXIT_OK
+
+
+def _decide(args: argparse.Namespace) -> int:
+    from minecheck.boardtext import read_board_arg
+    from minecheck.decisions import explain, judge
+    from minecheck.players import get_player
+
+    board = replace(read_board_arg(args.board), truth=None)  # the player never sees the hidden mines
+    if board.total_mines is None:
+        raise ValueError("a decision is judged in the global mode: give the board its total (a header WxHxM)")
+    player = get_player(args.player)
+    state = json.loads(args.state) if args.state else player.start(0)
+    decision = player.decide(board, state, args.timeout)
+    if decision.error:
+        print(f"{args.player} failed: {decision.error}")
+        return EXIT_FINDINGS
+    bad = {b.move: b for b in judge(board, decision.moves)}
+    for move in decision.moves:
+        verdict = f"BAD ({bad[move].flaw.value}): {explain(board, bad[move])}" if move in bad else "fine"
+        print(f"{move.describe(board)}: {verdict}")
+    if not decision.moves:
+        print(f"no move: {decision.note}")
+    return EXIT_FINDINGS if bad else EXIT_OK
+
+
+def _earlier_seconds(out: Path) -> float:
+    path = out / "summary.json"
+    return json.loads(path.read_text()).get("seconds", 0.0) if path.exists() else 0.0

@@ -1,0 +1,95 @@
+"""The play report: the win-rate page (table, inline SVG plot, findings, a lost game replayed), the
+decision findings' pages, and the campaign index's plots; every name from outside is escaped."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from minecheck.answers import Mode
+from minecheck.findings import Finding, Kind
+from minecheck.play import PlayConfig, read_games, read_play_findings, run_play
+from minecheck.playreport import lost_game, publish_play
+from minecheck.plots import bar_chart, interval_plot, stacked_bars
+from minecheck.report import CampaignSummary, render_index
+
+EVIL = '<script>alert(1)</script>"&'
+
+
+class Links(HTMLParser):
+    def __init__(self, markup: str):
+        super().__init__()
+        self.links: list[str] = []
+        self.feed(markup)
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "a":
+            self.links.append(dict(attrs)["href"])
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory) -> Path:
+    """Three Beginner games of exact and gibbs@seed (which loses some and decides badly), published."""
+    out = tmp_path_factory.mktemp("playreport")
+    run_play(PlayConfig(4, ("exact", "gibbs@seed"), "beginner", timeout=10), out, games=3, jobs=2)
+    publish_play(out)
+    return out
+
+
+def test_the_page_shows_each_solver_s_win_rate_and_interval(run):
+    page = (run / "index.html").read_text()
+    summary_rows = re.findall(r"<tr><td>([^<]+)</td><td class=\"num\">3</td>", page)
+    assert summary_rows == ["exact", "gibbs@seed"]
+    assert "95% interval (Wilson)" in page
+
+
+def test_the_plot_is_inline_svg_with_one_interval_per_solver_and_the_anchor(run):
+    page = (run / "index.html").read_text()
+    (svg,) = re.findall(r"<svg.*?</svg>", page, re.S)
+    assert svg.count("<circle") == 2 and "Tu et al. 2017" in svg
+    for needle in ("http://", "https://", "src=", "<script", "url("):
+        assert needle not in page
+
+
+def test_bad_decisions_link_to_pages_that_exist(run):
+    page = (run / "index.html").read_text()
+    links = [h for h in Links(page).links if h.startswith("finding-")]
+    assert links and all((run / h).is_file() for h in links)
+    finding_page = (run / links[0]).read_text()
+    assert "decision" in finding_page and "minecheck decide" in finding_page
+
+
+def test_a_lost_game_is_replayed_move_by_move(run):
+    page = (run / "index.html").read_text()
+    shown = lost_game(read_games(run), read_play_findings(run), "gibbs@seed")
+    assert shown is not None, "the fixture needs a lost game"
+    assert f"<h3>{shown['player']}: game {shown['index']} &mdash; {shown['outcome']}</h3>" in page
+    assert "<h3>before decision 1</h3>" in page and f"<h3>the end: {shown['outcome']}</h3>" in page
+    assert ('class="cell mine exploded' in page) == shown["outcome"].startswith("opened a mine")
+
+
+def test_names_from_outside_are_escaped_in_the_page(tmp_path):
+    (tmp_path / "play.json").write_text(json.dumps({"seed": 1, "players": [EVIL], "size": "beginner",
+                                                    "first_click": "safe-3x3", "timeout": 1.0}))
+    (tmp_path / "games.jsonl").write_text(json.dumps({"player": EVIL, "index": 0, "won": False, "outcome": EVIL,
+                                                      "error": EVIL, "turns": [], "findings": 0}) + "\n")
+    page = publish_play(tmp_path).read_text()
+    assert "<script" not in page and "&lt;script&gt;" in page
+
+
+def test_plots_escape_their_labels():
+    for svg in (interval_plot([(EVIL, 0.5, 0.4, 0.6)], EVIL, [(EVIL, 0.5)]), bar_chart([(EVIL, 2.0)], EVIL),
+                stacked_bars([(EVIL, {EVIL: 3})], EVIL)):
+        assert svg.startswith("<svg") and "<script" not in svg and "&lt;script&gt;" in svg
+
+
+def test_the_campaign_index_plots_findings_per_solver_and_kind_and_time_per_solver():
+    finding = Finding(Kind.VERDICT, EVIL, "exact", Mode.LOCAL, (0,), "safe", "mine", "1x1\nH")
+    summary = CampaignSummary(1, (EVIL,), ("exact",), "mix", 1, 1.0, {EVIL: 0.5, "exact": 0.1}, (finding,))
+    page = render_index(summary)
+    assert page.count("<svg") == 2 and "Findings per solver and kind" in page and "Time per solver" in page
+    assert "<script" not in page
