@@ -26,9 +26,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 
@@ -38,6 +36,7 @@ from minecheck.findings import WHOLE_BOARD, Finding
 from minecheck.generators import Recipe, generate_board, recipe
 from minecheck.isolation import DEFAULT_MEMORY_MIB, Limits
 from minecheck.registry import REFERENCES, remember
+from minecheck.workqueue import run_tasks
 
 SEED_SUBJECTS, FIXED_SUBJECTS = SEED_VARIANTS, FIXED_VARIANTS
 
@@ -234,19 +233,6 @@ def _record(out: Path, outcome: Outcome) -> None:
 
 # -- running ----------------------------------------------------------------------------------
 
-@contextmanager
-def executor(jobs: int, scheduler: str | None) -> Iterator[Executor]:
-    """Local processes, or a dask.distributed cluster's executor when a scheduler address is given."""
-    if scheduler:
-        from distributed import Client
-
-        with Client(scheduler) as client:
-            yield client.get_executor()
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield pool
-
-
 @dataclass
 class Progress:
     """What a campaign reports as it goes: boards done, findings so far."""
@@ -267,61 +253,14 @@ def run_campaign(config: Config, out: Path, boards: int | None = None, time_budg
     deadline = None if time_budget is None else time.perf_counter() + time_budget
     todo = (i for i in range(boards if boards is not None else 10**12) if i not in done)
     jobs = jobs or os.cpu_count() or 1
-    suspects: list[int] = []  # boards in flight when a worker died: rerun one at a time in a new pool
-    while True:
-        with executor(jobs, scheduler) as pool:
-            broken = _drive(pool, config, out, jobs, todo, suspects, deadline, progress, on_outcome)
-        if not broken:
-            return progress
 
+    def finish(outcome: Outcome) -> None:
+        _finish(out, outcome, progress, on_outcome)
 
-def _drive(pool: Executor, config: Config, out: Path, jobs: int, todo: Iterator[int], suspects: list[int],
-           deadline: float | None, progress: Progress, on_outcome) -> bool:
-    """Feed the pool until done; True if the pool broke (a worker died) and must be replaced.
-
-    A dead worker fails every board in flight, and which of them killed it is unknown: they all
-    become suspects, and a suspect runs alone, so a death with one board in flight is that board's.
-    """
-    running: dict[Future, int] = {}
-    while True:
-        while len(running) < 2 * jobs and (deadline is None or time.perf_counter() < deadline):
-            if suspects and running:
-                break  # a suspect runs alone
-            alone = bool(suspects)
-            index = suspects.pop(0) if suspects else next(todo, None)
-            if index is None:
-                break
-            try:
-                running[pool.submit(check_index, config, index)] = index
-            except BrokenExecutor:  # broken since the last wait: its boards fail below, this one waits
-                suspects.append(index)
-                if not running:
-                    return True
-                break
-            if alone:
-                break
-        if not running:
-            return False
-        finished, _ = wait(running, return_when=FIRST_COMPLETED)
-        lost = []
-        for fut in finished:
-            index = running.pop(fut)
-            try:
-                outcome = fut.result()
-            except BrokenExecutor:
-                lost.append(index)
-                continue
-            except Exception as err:  # noqa: BLE001 - anything a worker raises is reported, never lost
-                outcome = _died(config, index, f"{type(err).__name__}: {err}")
-            _finish(out, outcome, progress, on_outcome)
-        if lost:
-            lost += running.values()  # every board in flight went down with the worker
-            if len(lost) == 1:  # it was alone: it killed the worker
-                _finish(out, _died(config, lost[0], "the worker process died while checking this board"),
-                        progress, on_outcome)
-            else:
-                suspects.extend(sorted(lost))
-            return True
+    run_tasks(todo, lambda pool, index: pool.submit(check_index, config, index), finish,
+              lambda index, why: _died(config, index, why), jobs, scheduler,
+              keep_going=lambda: deadline is None or time.perf_counter() < deadline)
+    return progress
 
 
 def _finish(out: Path, outcome: Outcome, progress: Progress, on_outcome) -> None:

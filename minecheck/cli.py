@@ -156,11 +156,12 @@ def _check(args: argparse.Namespace) -> int:
 
 def _fuzz(args: argparse.Namespace) -> int:
     from minecheck.baseline import load as load_baseline
-    from minecheck.campaign import Config, board_recipe, executor, run_campaign
+    from minecheck.campaign import Config, board_recipe, run_campaign
     from minecheck.crosscheck import solver
     from minecheck.progress import progress_bar
     from minecheck.publish import publish, write_news
     from minecheck.regressions import save_shrunk
+    from minecheck.workqueue import executor
 
     started = time.perf_counter()
     subjects, references, definitions = _resolve(args)
@@ -205,8 +206,8 @@ def _fuzz(args: argparse.Namespace) -> int:
 def _baseline(args: argparse.Namespace) -> int:
     from minecheck.baseline import Baseline, from_campaign
     from minecheck.baseline import load as load_baseline
-    from minecheck.campaign import executor
     from minecheck.publish import shrunk_boards
+    from minecheck.workqueue import executor
 
     if not (args.out / "campaign.json").exists():
         raise ValueError(f"{args.out} holds no campaign (no campaign.json)")

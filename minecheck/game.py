@@ -28,7 +28,7 @@ from enum import StrEnum
 
 from minecheck.board import COVERED, FLAG, Board, label, neighbours
 from minecheck.generators import LEVELS
-from minecheck.position import Position
+from minecheck.position import Position, flood
 
 
 @dataclass(frozen=True)
@@ -165,17 +165,7 @@ def open_cell(game: Game, cell: int) -> Game:
         return game
     if cell in game.mines:
         return replace(game, exploded=cell)
-    opened = set(game.opened)
-    todo = [cell]
-    while todo:
-        cur = todo.pop()
-        if cur in opened or cur in game.flags:
-            continue
-        opened.add(cur)
-        around = neighbours(game.width, game.height, cur)
-        if not any(n in game.mines for n in around):
-            todo.extend(n for n in around if n not in opened)
-    return replace(game, opened=frozenset(opened))
+    return replace(game, opened=flood(game.width, game.height, game.mines, game.flags, game.opened, cell))
 
 
 def flag_cell(game: Game, cell: int) -> Game:

@@ -20,8 +20,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, wait
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
@@ -30,7 +29,6 @@ from minecheck import game as rules
 from minecheck.answers import Mode
 from minecheck.board import label
 from minecheck.boardtext import format_board
-from minecheck.campaign import executor
 from minecheck.counter import count_board
 from minecheck.decisions import DECISION_MARGIN, as_finding, judge
 from minecheck.findings import Finding
@@ -38,6 +36,7 @@ from minecheck.game import Action, FirstClick, Game, Move, game_seed, parse_size
 from minecheck.players import DEFAULT_TIMEOUT, Player, get_player
 from minecheck.position import render
 from minecheck.winrate import WinRate
+from minecheck.workqueue import run_tasks
 
 
 @dataclass(frozen=True)
@@ -279,57 +278,12 @@ def run_play(config: PlayConfig, out: Path, games: int, jobs: int | None = None,
     progress = PlayProgress(games=len(done))
     todo = ((name, i) for i in range(games) for name in config.players if (name, i) not in done)
     jobs = jobs or os.cpu_count() or 1
-    suspects: list[tuple[str, int]] = []
-    while True:
-        with executor(jobs, scheduler) as pool:
-            broken = _drive(pool, config, out, jobs, todo, suspects, progress, on_game)
-        if not broken:
-            return progress
 
+    def finish(record: GameRecord) -> None:
+        _finish(out, record, progress, on_game)
 
-def _drive(pool: Executor, config: PlayConfig, out: Path, jobs: int, todo: Iterator[tuple[str, int]],
-           suspects: list[tuple[str, int]], progress: PlayProgress, on_game) -> bool:
-    """Feed the pool until done; True if a worker died and the pool must be replaced (as campaign._drive:
-    every game in flight becomes a suspect, and a suspect runs alone, so a death alone is its game's)."""
-    running: dict[Future, tuple[str, int]] = {}
-    while True:
-        while len(running) < 2 * jobs:
-            if suspects and running:
-                break
-            alone = bool(suspects)
-            task = suspects.pop(0) if suspects else next(todo, None)
-            if task is None:
-                break
-            try:
-                running[pool.submit(play_game, config, *task)] = task
-            except BrokenExecutor:
-                suspects.append(task)
-                if not running:
-                    return True
-                break
-            if alone:
-                break
-        if not running:
-            return False
-        finished, _ = wait(running, return_when=FIRST_COMPLETED)
-        lost = []
-        for fut in finished:
-            task = running.pop(fut)
-            try:
-                record = fut.result()
-            except BrokenExecutor:
-                lost.append(task)
-                continue
-            except Exception as err:  # noqa: BLE001 - anything a worker raises loses that game, never the run
-                record = _died(task, f"{type(err).__name__}: {err}")
-            _finish(out, record, progress, on_game)
-        if lost:
-            lost += running.values()
-            if len(lost) == 1:
-                _finish(out, _died(lost[0], "the worker process died during this game"), progress, on_game)
-            else:
-                suspects.extend(sorted(lost))
-            return True
+    run_tasks(todo, lambda pool, task: pool.submit(play_game, config, *task), finish, _died, jobs, scheduler)
+    return progress
 
 
 def _died(task: tuple[str, int], why: str) -> GameRecord:

@@ -86,9 +86,9 @@ def _names(text: str) -> tuple[str, ...]:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from minecheck.campaign import executor
     from minecheck.play import PlayConfig, run_play, write_summary
     from minecheck.playreport import publish_play
+    from minecheck.workqueue import executor
 
     started = time.perf_counter()
     config = PlayConfig(args.seed, _names(args.solvers), args.size, args.first_click, args.timeout, args.first_cell)

@@ -10,7 +10,6 @@ drawn in full, the first ``pages_per_flaw`` get a page, and the table counts the
 
 from __future__ import annotations
 
-import hashlib
 import json
 from concurrent.futures import Executor
 from dataclasses import asdict, replace
@@ -27,6 +26,7 @@ from minecheck.game import Action, Game, Move, view
 from minecheck.play import read_config, read_games, read_play_findings, replay, win_rates
 from minecheck.players import get_player
 from minecheck.plots import interval_plot
+from minecheck.publish import finding_key, shrink_cached
 from minecheck.registry import get_solver, run_solver
 from minecheck.report import FindingPage, page_name, render_finding
 from minecheck.shrink import shrink
@@ -44,13 +44,9 @@ SHRINK_SECONDS = 120.0  # per finding: a sampler-based player makes every predic
 REPLAY_BOARDS = 8  # a lost game's replay draws the boards of its last decisions (all of its moves are listed)
 
 
-def _key(f: Finding) -> str:
-    return hashlib.sha256(f.to_json().encode()).hexdigest()[:20]
-
-
 def _shrink_one(f: Finding, timeout: float) -> dict:
     result = shrink(f, timeout=timeout, budget=SHRINK_SECONDS)
-    return {"key": _key(f), "finding": result.finding.to_json(), "stats": asdict(result.stats)}
+    return {"key": finding_key(f), "finding": result.finding.to_json(), "stats": asdict(result.stats)}
 
 
 def ordered(findings: list[Finding], players: list[str]) -> list[Finding]:
@@ -71,21 +67,8 @@ def groups(findings: list[Finding]) -> dict[tuple[str, str], list[int]]:
 def shrink_groups(out: Path, findings: list[Finding], per_flaw: int, timeout: float,
                   pool: Executor | None = None) -> dict[int, dict]:
     """Shrunk results for the first ``per_flaw`` findings of each group, by number (cached in shrunk.jsonl)."""
-    cache_path = out / "shrunk.jsonl"
-    cache = {}
-    if cache_path.exists():
-        for line in cache_path.read_text().splitlines():
-            entry = json.loads(line)
-            cache[entry["key"]] = entry
     numbers = [n for ns in groups(findings).values() for n in ns[:per_flaw]]
-    work = [findings[n] for n in numbers if _key(findings[n]) not in cache]
-    timeouts = [timeout] * len(work)
-    results = pool.map(_shrink_one, work, timeouts) if pool else map(_shrink_one, work, timeouts)
-    with open(cache_path, "a") as f:
-        for entry in results:
-            cache[entry["key"]] = entry
-            f.write(json.dumps(entry) + "\n")
-    return {n: cache[_key(findings[n])] for n in numbers}
+    return shrink_cached(out, findings, numbers, _shrink_one, timeout, pool)
 
 
 def decision_results(f: Finding, board: Board, timeout: float) -> tuple[SolverResult, ...]:

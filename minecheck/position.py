@@ -50,14 +50,20 @@ def position_of(board: Board) -> Position:
 
 def open_cell(pos: Position, cell: int) -> Position:
     """Open a safe cell, flood-filling through zeros as the game does."""
-    opened = set(pos.opened)
+    return replace(pos, opened=flood(pos.width, pos.height, pos.mines, pos.flags, pos.opened, cell))
+
+
+def flood(width: int, height: int, mines: frozenset[int], flags: frozenset[int], opened: frozenset[int],
+          cell: int) -> frozenset[int]:
+    """The open cells after opening safe ``cell``: the fill spreads through zeros, never through a flag."""
+    out = set(opened)
     todo = [cell]
     while todo:
         cur = todo.pop()
-        if cur in opened or cur in pos.flags:
+        if cur in out or cur in flags:
             continue
-        opened.add(cur)
-        around = neighbours(pos.width, pos.height, cur)
-        if not any(n in pos.mines for n in around):
-            todo.extend(n for n in around if n not in opened)
-    return replace(pos, opened=frozenset(opened))
+        out.add(cur)
+        around = neighbours(width, height, cur)
+        if not any(n in mines for n in around):
+            todo.extend(n for n in around if n not in out)
+    return frozenset(out)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import asdict
 from pathlib import Path
+from typing import TypeVar
 
 from minecheck.baseline import Baseline, news
 from minecheck.boardtext import BoardFormatError, parse_board
@@ -28,8 +30,11 @@ def ordered(findings: list[Finding]) -> list[Finding]:
     return sorted(findings, key=lambda f: (f.index if f.index is not None else -1, f.kind.value, f.subject,
                                            f.mode.value, f.cells, f.subject_says))
 
+A = TypeVar("A")  # what a shrink function takes beside the finding: limits, a timeout
 
-def _key(f: Finding) -> str:
+
+def finding_key(f: Finding) -> str:
+    """The key of a finding's shrunk result in shrunk.jsonl."""
     return hashlib.sha256(f.to_json().encode()).hexdigest()[:20]
 
 
@@ -44,32 +49,37 @@ def shrink_budget(timeout: float | None) -> float:
 def _shrink_one(f: Finding, limits: Limits) -> dict:
     """Shrink one finding; a plain dict so it crosses process boundaries and lands in shrunk.jsonl."""
     result = shrink(f, budget=shrink_budget(limits.cpu), limits=limits)
-    return {"key": _key(f), "finding": result.finding.to_json(), "stats": asdict(result.stats)}
+    return {"key": finding_key(f), "finding": result.finding.to_json(), "stats": asdict(result.stats)}
 
 
 def shrink_representatives(out: Path, findings: list[Finding], per_signature: int, limits: Limits,
                            pool: Executor | None = None) -> dict[int, dict]:
     """Shrunk results for the first findings of each signature, by finding number (cached on disk)."""
+    wanted: dict[tuple, list[int]] = {}
+    for n, f in enumerate(findings):
+        if has_board(f) and len(wanted.setdefault(f.signature, [])) < per_signature:
+            wanted[f.signature].append(n)
+    return shrink_cached(out, findings, [n for ns in wanted.values() for n in ns], _shrink_one, limits, pool)
+
+
+def shrink_cached(out: Path, findings: list[Finding], numbers: list[int], shrink_one: Callable[[Finding, A], dict],
+                  arg: A, pool: Executor | None = None) -> dict[int, dict]:
+    """``shrink_one(finding, arg)`` for these finding numbers, each computed once: kept in out/shrunk.jsonl
+    (keyed by the finding), so a report written again, or after more findings, shrinks only the new ones."""
     cache_path = out / "shrunk.jsonl"
     cache = {}
     if cache_path.exists():
         for line in cache_path.read_text().splitlines():
             entry = json.loads(line)
             cache[entry["key"]] = entry
-    wanted: dict[tuple, list[int]] = {}
-    for n, f in enumerate(findings):
-        if has_board(f) and len(wanted.setdefault(f.signature, [])) < per_signature:
-            wanted[f.signature].append(n)
-    numbers = [n for ns in wanted.values() for n in ns]
-    todo = [n for n in numbers if _key(findings[n]) not in cache]
-    work = [findings[n] for n in todo]
-    each = [limits] * len(work)
-    results = pool.map(_shrink_one, work, each) if pool else map(_shrink_one, work, each)
+    work = [findings[n] for n in numbers if finding_key(findings[n]) not in cache]
+    each = [arg] * len(work)
+    results = pool.map(shrink_one, work, each) if pool else map(shrink_one, work, each)
     with open(cache_path, "a") as f:
         for entry in results:
             cache[entry["key"]] = entry
             f.write(json.dumps(entry) + "\n")
-    return {n: cache[_key(findings[n])] for n in numbers}
+    return {n: cache[finding_key(findings[n])] for n in numbers}
 
 
 def _board_or_none(text: str):

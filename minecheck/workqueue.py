@@ -1,0 +1,91 @@
+"""Tasks fed to a pool of workers that may die, each task's result handed back exactly once.
+
+Campaigns (boards) and play runs (games) share it.  A worker that dies (killed by the kernel, a
+native crash in a solver) breaks the whole pool and fails every task in flight, and which of them
+killed it is unknown: they all become *suspects*, a new pool is started, and a suspect runs alone,
+so a death with one task in flight is that task's, recorded through ``died`` and never retried.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from typing import TypeVar
+
+T = TypeVar("T")  # a task: a board index, a (player, game) pair
+R = TypeVar("R")  # what a task gives: an outcome, a game record
+
+Submit = Callable[[Executor, T], Future]
+
+
+@contextmanager
+def executor(jobs: int, scheduler: str | None) -> Iterator[Executor]:
+    """Local processes, or a dask.distributed cluster's executor when a scheduler address is given."""
+    if scheduler:
+        from distributed import Client
+
+        with Client(scheduler) as client:
+            yield client.get_executor()
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        yield pool
+
+
+def run_tasks(todo: Iterator[T], submit: Submit, finish: Callable[[R], None], died: Callable[[T, str], R],
+              jobs: int, scheduler: str | None = None, keep_going: Callable[[], bool] = lambda: True) -> None:
+    """Run every task of ``todo`` (until ``keep_going`` says no more are started), ``finish`` each result.
+
+    A task whose worker raised, or whose worker died while it ran alone, finishes with
+    ``died(task, why)``: it is recorded, never lost, and the run goes on.
+    """
+    suspects: list[T] = []
+    while True:
+        with executor(jobs, scheduler) as pool:
+            broken = _drive(pool, todo, submit, finish, died, jobs, suspects, keep_going)
+        if not broken:
+            return
+
+
+def _drive(pool: Executor, todo: Iterator[T], submit: Submit, finish: Callable[[R], None],
+           died: Callable[[T, str], R], jobs: int, suspects: list[T], keep_going: Callable[[], bool]) -> bool:
+    """Feed the pool until done; True if the pool broke (a worker died) and must be replaced."""
+    running: dict[Future, T] = {}
+    while True:
+        while len(running) < 2 * jobs and keep_going():
+            if suspects and running:
+                break  # a suspect runs alone
+            alone = bool(suspects)
+            task = suspects.pop(0) if suspects else next(todo, None)
+            if task is None:
+                break
+            try:
+                running[submit(pool, task)] = task
+            except BrokenExecutor:  # broken since the last wait: its tasks fail below, this one waits
+                suspects.append(task)
+                if not running:
+                    return True
+                break
+            if alone:
+                break
+        if not running:
+            return False
+        finished, _ = wait(running, return_when=FIRST_COMPLETED)
+        lost = []
+        for fut in finished:
+            task = running.pop(fut)
+            try:
+                result = fut.result()
+            except BrokenExecutor:
+                lost.append(task)
+                continue
+            except Exception as err:  # noqa: BLE001 - anything a worker raises is recorded, never lost
+                result = died(task, f"{type(err).__name__}: {err}")
+            finish(result)
+        if lost:
+            lost += running.values()  # every task in flight went down with the worker
+            if len(lost) == 1:  # it was alone: it killed the worker
+                finish(died(lost[0], "the worker process died during this task"))
+            else:
+                suspects.extend(sorted(lost))
+            return True
