@@ -17,10 +17,12 @@ from itertools import combinations
 
 from minecheck.board import COVERED, FLAG, Board
 from minecheck.constraints import Component
+from minecheck.defects import names_of
 
 Clause = tuple[int, ...]
 CNF = tuple[Clause, ...]
 UNSATISFIABLE: CNF = ((),)  # one empty clause: no assignment satisfies it
+SEED_DEFECTS = names_of("dpll@seed")  # the seed's defects, all on by default (minecheck.defects)
 
 
 class NegativeArraySizeException(Exception):
@@ -48,26 +50,30 @@ def exactly_by_combinations(variables: tuple[int, ...], k: int) -> CNF:
     return at_least + at_most
 
 
-def seed_exactly_by_combinations(variables: tuple[int, ...], k: int) -> CNF:
+def seed_exactly_by_combinations(variables: tuple[int, ...], k: int, defects: frozenset[str] = SEED_DEFECTS) -> CNF:
     """Port of the article's ``CNF.addExactly``: the clauses in its order, with its sign defect."""
     n = len(variables)
     clauses: list[Clause] = []
     if k > 0:
-        # DEFECT(seed): the "at least k" clauses negate their literals, so they say "no n-k+1 of them
-        # are all true" (at most n-k) instead of "n-k+1 of them are not all false". With the at-most
-        # clauses the encoding means "at most min(k, n-k)", which all-safe always satisfies. The fixed
-        # encoding (exactly_by_combinations) keeps these literals positive.
-        clauses += (tuple(-v for v in combo) for combo in _java_combinations(variables, n - k + 1))
+        # DEFECT(seed) dpll-negated-at-least: the "at least k" clauses negate their literals, so they
+        # say "no n-k+1 of them are all true" (at most n-k) instead of "n-k+1 of them are not all false".
+        # With the at-most clauses the encoding means "at most min(k, n-k)", which all-safe always
+        # satisfies. The fixed encoding (exactly_by_combinations) keeps these literals positive.
+        sign = -1 if "dpll-negated-at-least" in defects else 1
+        clauses += (tuple(sign * v for v in combo) for combo in _java_combinations(variables, n - k + 1, defects))
     if k < n:
-        clauses += (tuple(-v for v in combo) for combo in _java_combinations(variables, k + 1))
+        clauses += (tuple(-v for v in combo) for combo in _java_combinations(variables, k + 1, defects))
     return tuple(clauses)
 
 
-def _java_combinations(variables: tuple[int, ...], k: int):
+def _java_combinations(variables: tuple[int, ...], k: int, defects: frozenset[str] = SEED_DEFECTS):
     """The Java's ``generateCombinations``: lexicographic, like itertools; ``new int[k]`` throws for k < 0."""
     if k < 0:
-        # DEFECT(seed): a digit needing two or more mines beyond its covered neighbours crashes the
-        # Java here (one beyond gives k = 0: an empty clause). The fixed variant reports it.
+        # DEFECT(seed) dpll-negative-k-crash: a digit needing two or more mines beyond its covered
+        # neighbours crashes the Java here (one beyond gives k = 0: an empty clause). The fixed variant
+        # reports it (here: the empty clause, no layout).
+        if "dpll-negative-k-crash" not in defects:
+            return [()]
         raise NegativeArraySizeException(str(k))
     return combinations(variables, k)
 
@@ -146,7 +152,7 @@ def component_cnf(component: Component, var_of: dict[int, int]) -> CNF:
                  for clause in exactly_by_combinations(tuple(var_of[c] for c in eq.cells), eq.mines))
 
 
-def seed_board_cnf(board: Board) -> tuple[CNF, tuple[int, ...]]:
+def seed_board_cnf(board: Board, defects: frozenset[str] = SEED_DEFECTS) -> tuple[CNF, tuple[int, ...]]:
     """Port of ``MinesweeperSolver.buildCNF``: the CNF, and the cell of each variable (variable v is cells[v-1]).
 
     Variables (the Java's VariableMap) are numbered in the order the boundary is collected: the
@@ -160,17 +166,23 @@ def seed_board_cnf(board: Board) -> tuple[CNF, tuple[int, ...]]:
         variables = tuple(var_of[n] for n in covered_around[d])
         remaining = board.cells[d] - sum(1 for n in board.neighbours(d) if board.cells[n] == FLAG)
         if remaining < 0:
-            # DEFECT(seed): a digit with more flags around it than it shows is impossible, but the
-            # Java skips it ("a normal game never shows one"). The fixed variant reports the board inconsistent.
+            # DEFECT(seed) dpll-overflagged-digit-skipped: a digit with more flags around it than it
+            # shows is impossible, but the Java skips it ("a normal game never shows one"). The fixed
+            # variant reports the board inconsistent (here: the empty clause, no layout).
+            if "dpll-overflagged-digit-skipped" not in defects:
+                clauses += UNSATISFIABLE
             continue
         if not variables:
-            # DEFECT(seed): a digit with no covered neighbours is skipped even when it still needs
-            # mines (remaining > 0), which no layout can give. The fixed variant reports it.
+            # DEFECT(seed) dpll-isolated-digit-skipped: a digit with no covered neighbours is skipped
+            # even when it still needs mines (remaining > 0), which no layout can give. The fixed
+            # variant reports it (here: the empty clause, no layout).
+            if remaining > 0 and "dpll-isolated-digit-skipped" not in defects:
+                clauses += UNSATISFIABLE
             continue
         if remaining == 0:
             clauses += ((-v,) for v in variables)
         elif remaining == len(variables):
             clauses += ((v,) for v in variables)
         else:
-            clauses += seed_exactly_by_combinations(variables, remaining)
+            clauses += seed_exactly_by_combinations(variables, remaining, defects)
     return tuple(clauses), cells

@@ -21,6 +21,7 @@ from math import sqrt
 
 from minecheck.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.board import Board, label
+from minecheck.defects import chosen, names_of
 from minecheck.registry import require_mode
 from minecheck.solvers.javarand import JavaRandom, hash_order
 
@@ -31,6 +32,7 @@ SEED_BURN_IN = 100
 SURE_MINE = 0.999  # section 5: >= 0.999 counts as a mine
 SURE_SAFE = 0.001  # and <= 0.001 as safe
 SEED_BATCHES = 20  # batch means for the harness's standard errors (20 batches of 20 sweeps)
+SEED_DEFECTS = names_of("gibbs@seed")  # all on by default (minecheck.defects)
 
 
 @dataclass(frozen=True)
@@ -56,25 +58,32 @@ def article_key(board: Board, cell: int) -> str:
     return f"{row},{col}"
 
 
-def article_constraints(board: Board) -> tuple[ArticleConstraint, ...]:
+class ImpossibleDigit(ValueError):
+    """A digit no layout can meet: how the seed reports it with gibbs-impossible-digit-kept off."""
+
+
+def article_constraints(board: Board, defects: frozenset[str] = SEED_DEFECTS) -> tuple[ArticleConstraint, ...]:
     """MineBoard.constraints(): one constraint per opened non-zero digit, row by row."""
     out = []
     for cell in range(board.size):
         digit = board.cells[cell]
-        # DEFECT(seed): a 0 gives no constraint, so its covered neighbours count as off-frontier
-        # cells and get the far probability instead of 0 (board 3x1x1 "0HH": both covered cells
-        # 0.5).  The fixed variant reads every digit through build_constraints.
-        if digit <= 0:
+        # DEFECT(seed) gibbs-zero-digit-ignored: a 0 gives no constraint, so its covered neighbours
+        # count as off-frontier cells and get the far probability instead of 0 (board 3x1x1 "0HH":
+        # both covered cells 0.5).  The fixed variant reads every digit through build_constraints.
+        if digit < 0 or (digit == 0 and "gibbs-zero-digit-ignored" in defects):
             continue
         around = board.neighbours(cell)  # the article's DIRS order is row-major too
         known = sum(1 for n in around if board.is_flag(n))
         unknown = tuple(article_key(board, n) for n in around if board.is_covered(n))
         remaining = digit - known
-        # DEFECT(seed): a digit with no covered neighbour still owed mines is kept but has no
-        # variable, so it changes nothing and the contradiction goes unnoticed (``2F1/111/HHH``:
-        # the 2 lacks a mine, yet the three covered cells are answered safe); too many flags make
-        # ``remaining`` negative and only zero the weights.  The fixed variant reports such boards
-        # as inconsistent.
+        # DEFECT(seed) gibbs-impossible-digit-kept: a digit with no covered neighbour still owed
+        # mines is kept but has no variable, so it changes nothing and the contradiction goes
+        # unnoticed (``2F1/111/HHH``: the 2 lacks a mine, yet the three covered cells are answered
+        # safe); too many flags make ``remaining`` negative and only zero the weights.  The fixed
+        # variant reports such boards as inconsistent.
+        if not 0 <= remaining <= len(unknown) and "gibbs-impossible-digit-kept" not in defects:
+            raise ImpossibleDigit(f"the {digit} at {label(board, cell)} needs {remaining} mines "
+                                  f"among {len(unknown)} covered cells")
         if unknown or remaining > 0:
             out.append(ArticleConstraint(unknown, remaining))
     return tuple(out)
@@ -138,7 +147,7 @@ def _conditional_one(assign: list[int], related: list[tuple[tuple[int, ...], int
     """GibbsSampler.conditionalProbOne."""
     if not related:
         return 0.5
-    # DEFECT(seed): not the conditional of anything consistent.  With the other cells fixed a
+    # DEFECT(seed) gibbs-wrong-conditional: not the conditional of anything consistent.  With the other cells fixed a
     # digit is either satisfied or not; weighting by C(unknownOthers, required - sumOthers [- 1])
     # treats the fixed cells as still unknown, so the chain wanders through layouts that break
     # digits, counts them as samples, and its frequencies are not the posterior: ``H2H`` (both
@@ -179,9 +188,9 @@ def far_probability(board: Board, estimate: SeedEstimate) -> float:
     for key in hash_order(estimate.keys):
         acc += prob[key]
     hidden, counted = len(board.covered), len(prob)
-    # DEFECT(seed): the frontier estimates ignore the total while this uses it, and the mean of
-    # (remaining - K) / off is replaced by a clamped plug-in; the fixed variant weights every
-    # frontier layout with K mines by C(off, remaining - K) and averages (remaining - K) / off.
+    # DEFECT(seed) gibbs-far-plug-in: the frontier estimates ignore the total while this uses it, and
+    # the mean of (remaining - K) / off is replaced by a clamped plug-in; the fixed variant weights
+    # every frontier layout with K mines by C(off, remaining - K) and averages (remaining - K) / off.
     return max(0.0, board.total_mines - len(board.flags) - acc) / (hidden - counted) if hidden > counted else 0.0
 
 
@@ -205,13 +214,20 @@ class SeedGibbs:
     answers = frozenset({Answers.VERDICTS, Answers.PROBABILITIES})
     modes = frozenset({Mode.LOCAL})
 
-    def __init__(self, seed: int = 0, samples: int = SEED_SAMPLES, burn_in: int = SEED_BURN_IN):
+    def __init__(self, seed: int = 0, samples: int = SEED_SAMPLES, burn_in: int = SEED_BURN_IN,
+                 defects: frozenset[str] | None = None):
+        """``defects``: the ones kept (None: all, as the Java); see minecheck.defects."""
         self.name = "gibbs@seed"
         self.seed, self.samples, self.burn_in = seed, samples, burn_in
+        self.defects = chosen(defects, "gibbs@seed")
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
         require_mode(self, mode)
-        est = gibbs_estimate(article_constraints(board), self.samples, self.burn_in, self.seed)
+        try:
+            constraints = article_constraints(board, self.defects)
+        except ImpossibleDigit as err:
+            return SolverResult(self.name, mode, consistent=False, reason=str(err))
+        est = gibbs_estimate(constraints, self.samples, self.burn_in, self.seed)
         cell_of = {article_key(board, c): c for c in board.covered}
         answers = [CellAnswer(cell_of[k], seed_verdict(p), p, e)
                    for k, p, e in zip(est.keys, est.probabilities, est.stderrs)]

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from minecheck.defects import chosen, names_of
+
 OPTIMAL, INFEASIBLE, UNBOUNDED = "optimal", "infeasible", "unbounded"
 
 
@@ -46,26 +48,34 @@ SEED_EPS = 1e-9
 SEED_INF = 1e100
 SEED_STEPS = 20000
 SEED_ARTIFICIAL_TOL = 1e-7  # the Java's threshold on the Phase I sum and on drive-out pivots
+SEED_DEFECTS = names_of("simplex@seed")
 
 
-def solve_seed(lp: LP) -> LPResult:
-    """The article's Simplex.solve(): Result(feasible, objective, x) as a status; unbounded raises."""
+def solve_seed(lp: LP, defects: frozenset[str] = SEED_DEFECTS) -> LPResult:
+    """The article's Simplex.solve(): Result(feasible, objective, x) as a status; unbounded raises.
+
+    ``defects``: the ones kept (``minecheck.defects``); each one left out is fixed at its site.
+    """
+    defects = chosen(defects, "simplex@seed")
     m, n = len(lp.b), len(lp.c)
+    sign = [1.0] * m
     cols = n + m + 1
     t = np.zeros((m, cols))
     for i in range(m):
-        # DEFECT(seed): a negative right-hand side is called infeasible instead of negating the
-        # row (-x = -1 is feasible); solve_fixed negates such rows.
+        # DEFECT(seed) simplex-negative-rhs: a negative right-hand side is called infeasible instead
+        # of negating the row (-x = -1 is feasible); solve_fixed negates such rows.
         if lp.b[i] < -SEED_EPS:
-            return LPResult(INFEASIBLE)
-        t[i, :n] = lp.a[i][:n]
+            if "simplex-negative-rhs" in defects:
+                return LPResult(INFEASIBLE)
+            sign[i] = -1.0
+        t[i, :n] = [sign[i] * v for v in lp.a[i][:n]]
         t[i, n + i] = 1.0
-        t[i, cols - 1] = lp.b[i]
+        t[i, cols - 1] = sign[i] * lp.b[i]
     basis = list(range(n, n + m))
 
     phase1 = np.zeros(cols - 1)
     phase1[n:] = 1.0
-    _seed_iterate(t, basis, phase1, allow_unbounded=True)
+    _seed_iterate(t, basis, phase1, allow_unbounded=True, defects=defects)
     artificial_sum = 0.0
     for i in range(m):
         artificial_sum += float(t[i, cols - 1]) * float(phase1[basis[i]])
@@ -80,12 +90,16 @@ def solve_seed(lp: LP) -> LPResult:
             else:
                 _seed_pivot(t, basis, i, int(nonzero[0]))
 
-    # DEFECT(seed): the artificial columns stay in the tableau with cost 0, so Phase II may pivot
-    # an artificial back in and leave Ax = b violated (min x s.t. x = 1 answers x = 0);
-    # solve_fixed deletes the artificial columns after Phase I.
+    # DEFECT(seed) simplex-artificials-kept: the artificial columns stay in the tableau with cost 0,
+    # so Phase II may pivot an artificial back in and leave Ax = b violated (min x s.t. x = 1 answers
+    # x = 0); solve_fixed deletes the artificial columns after Phase I (zeroed, they never enter).
+    if "simplex-artificials-kept" not in defects:
+        t[:, n:cols - 1] = 0.0
     phase2 = np.zeros(cols - 1)
     phase2[:n] = lp.c
-    _seed_iterate(t, basis, phase2, allow_unbounded=False)
+    result = _seed_iterate(t, basis, phase2, allow_unbounded=False, defects=defects)
+    if result is not None:
+        return result
 
     x = [0.0] * n
     for i in range(m):
@@ -97,8 +111,12 @@ def solve_seed(lp: LP) -> LPResult:
     return LPResult(OPTIMAL, objective, tuple(x))
 
 
-def _seed_iterate(t: np.ndarray, basis: list[int], cost: np.ndarray, allow_unbounded: bool) -> None:
-    """The Java iterate(): Bland's entering rule, the first row among equal ratios leaves."""
+def _seed_iterate(t: np.ndarray, basis: list[int], cost: np.ndarray, allow_unbounded: bool,
+                  defects: frozenset[str] = SEED_DEFECTS) -> LPResult | None:
+    """The Java iterate(): Bland's entering rule, the first row among equal ratios leaves.
+
+    None when optimal (or Phase I ends); an unbounded result only with simplex-unbounded-raises off.
+    """
     m = len(basis)
     last = t.shape[1] - 1
     for _ in range(SEED_STEPS):
@@ -109,19 +127,23 @@ def _seed_iterate(t: np.ndarray, basis: list[int], cost: np.ndarray, allow_unbou
                 reduced -= cb * t[i, :last]
         negative = np.flatnonzero(reduced < -SEED_EPS)
         if negative.size == 0:
-            return
+            return None
         enter = int(negative[0])
-        # DEFECT(seed): ties in the ratio test go to the first row, not to the smallest basis
-        # index, so Bland's anti-cycling guarantee is lost; solve_fixed breaks ties by Bland.
+        # DEFECT(seed) simplex-first-row-ties: ties in the ratio test go to the first row, not to the
+        # smallest basis index, so Bland's anti-cycling guarantee is lost; solve_fixed breaks ties by Bland.
+        bland = "simplex-first-row-ties" not in defects
         leave, best = -1, SEED_INF
         for i in np.flatnonzero(t[:, enter] > SEED_EPS):
             ratio = float(t[i, last] / t[i, enter])
-            if ratio < best - SEED_EPS:
-                best, leave = ratio, int(i)
+            if ratio < best - SEED_EPS or (bland and ratio <= best + SEED_EPS and basis[i] < basis[leave]):
+                best, leave = min(ratio, best), int(i)
         if leave == -1:
             if allow_unbounded:
-                return
-            # DEFECT(seed): an unbounded LP is an exception; solve_fixed reports status "unbounded".
+                return None
+            # DEFECT(seed) simplex-unbounded-raises: an unbounded LP is an exception; solve_fixed reports
+            # status "unbounded".
+            if "simplex-unbounded-raises" not in defects:
+                return LPResult(UNBOUNDED)
             raise IllegalStateException("LP 无界")
         _seed_pivot(t, basis, leave, enter)
     raise IllegalStateException("单纯形迭代超限，可能存在退化")
