@@ -7,6 +7,9 @@ board can be replayed without the others.  The output directory holds:
   boards.jsonl     one line per board checked: index, recipe, time per solver, findings count
   findings.jsonl   one line per finding, appended (and flushed) the moment it is found
 
+Both .jsonl files are settled in board order when the campaign ends (workqueue.settle), so that
+one seed gives the same files on a busy machine and a quiet one.
+
 A killed campaign loses at most the boards in flight; ``resume`` skips every index already in
 boards.jsonl (and first drops torn lines, and findings of boards without a board line, so that
 nothing is counted twice).  Work runs in processes (``jobs``), or on a dask.distributed cluster
@@ -36,7 +39,7 @@ from minecheck.findings import WHOLE_BOARD, Finding
 from minecheck.generators import Recipe, generate_board, recipe
 from minecheck.isolation import DEFAULT_MEMORY_MIB, Limits
 from minecheck.registry import REFERENCES, remember
-from minecheck.workqueue import run_tasks
+from minecheck.workqueue import run_tasks, settle
 
 SEED_SUBJECTS, FIXED_SUBJECTS = SEED_VARIANTS, FIXED_VARIANTS
 
@@ -260,7 +263,13 @@ def run_campaign(config: Config, out: Path, boards: int | None = None, time_budg
     run_tasks(todo, lambda pool, index: pool.submit(check_index, config, index), finish,
               lambda index, why: _died(config, index, why), jobs, scheduler,
               keep_going=lambda: deadline is None or time.perf_counter() < deadline)
+    settle(out / "findings.jsonl", _by_board)
+    settle(out / "boards.jsonl", _by_board)
     return progress
+
+
+def _by_board(row: dict) -> tuple[int]:
+    return (row["index"] if row.get("index") is not None else -1,)
 
 
 def _finish(out: Path, outcome: Outcome, progress: Progress, on_outcome) -> None:

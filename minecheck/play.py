@@ -36,7 +36,7 @@ from minecheck.game import Action, FirstClick, Game, Move, game_seed, parse_size
 from minecheck.players import DEFAULT_TIMEOUT, Player, get_player
 from minecheck.position import render
 from minecheck.winrate import WinRate
-from minecheck.workqueue import run_tasks
+from minecheck.workqueue import run_tasks, settle
 
 
 @dataclass(frozen=True)
@@ -283,6 +283,10 @@ def run_play(config: PlayConfig, out: Path, games: int, jobs: int | None = None,
         _finish(out, record, progress, on_game)
 
     run_tasks(todo, lambda pool, task: pool.submit(play_game, config, *task), finish, _died, jobs, scheduler)
+    rank = {name: i for i, name in enumerate(config.players)}
+    settle(out / "games.jsonl", lambda g: (g["index"], rank.get(g["player"], len(rank)), g["player"]))
+    settle(out / "findings.jsonl", lambda f: (f.get("index") or 0, rank.get(f["subject"], len(rank)), f["subject"],
+                                              f.get("extra", {}).get("turn", 0)))
     return progress
 
 

@@ -47,6 +47,8 @@ def test_every_board_replays_alone_from_seed_and_index(uninterrupted):
 def test_the_same_seed_gives_the_same_findings_on_one_or_two_processes(uninterrupted, tmp_path):
     run_campaign(SMALL, tmp_path, boards=8, jobs=1)
     assert finding_lines(tmp_path) == finding_lines(uninterrupted) != []
+    # settled in board order, whatever order the workers finished in: the very same file
+    assert (tmp_path / "findings.jsonl").read_text() == (uninterrupted / "findings.jsonl").read_text()
 
 
 def test_another_seed_gives_other_boards():
@@ -74,6 +76,7 @@ def test_resume_after_a_kill_ends_with_the_findings_of_an_uninterrupted_run(unin
     assert sorted(checked) == sorted(set(range(8)) - kept)
     assert board_indices(tmp_path) == list(range(8))
     assert finding_lines(tmp_path) == finding_lines(uninterrupted)
+    assert (tmp_path / "findings.jsonl").read_text() == (uninterrupted / "findings.jsonl").read_text()
 
 
 def test_resuming_with_other_options_is_refused_naming_them(tmp_path, capsys):
