@@ -220,6 +220,20 @@ def test_the_total_is_encoded_over_the_frontier_only():
     assert set(encode(model).var) == set(model.cells)
 
 
+def test_the_total_counts_only_the_cells_outside_disjoint_digits():
+    from minecheck.constraints import Equation
+    from minecheck.references.minisat import counted_apart, encode
+    from minecheck.references.model import Model
+
+    eqs = (Equation((1, 2), 1, 0), Equation((2, 3), 1, 0), Equation((4, 5, 6), 2, 0))
+    model = Model((1, 2, 3, 4, 5, 6), eqs, off_cells=(7, 8), total=4)
+    assert counted_apart(model) == (3, (3,))  # (4,5,6) first, the largest; then (1,2); (2,3) overlaps it
+    whole = Model(model.cells, eqs[2:], off_cells=(7, 8), total=4)  # (1,2,3) in no digit: all counted
+    assert counted_apart(whole) == (2, (1, 2, 3))
+    assert not encode(Model((1, 2), (Equation((1, 2), 1, 0),), off_cells=(3,), total=3)).impossible
+    assert encode(Model((1, 2), (Equation((1, 2), 1, 0),), off_cells=(3,), total=4)).impossible  # 1 + 1 < 4
+
+
 @settings(max_examples=60)
 @given(n=st.integers(1, 7), bound=st.integers(1, 8))
 def test_the_downward_half_totalizer_says_at_least_j(n, bound):

@@ -32,8 +32,9 @@ class Seen:
     safe: set[int] = field(default_factory=set)
 
     def add(self, sol: Solution) -> None:
-        for c in self.model.cells:
-            (self.mine if c in sol.mines else self.safe).add(c)
+        cells = self.model.cell_set
+        self.mine |= sol.mines & cells
+        self.safe |= cells - sol.mines
         if self.model.off_cells:
             if sol.off_mines > 0:
                 self.mine.add(OFF)

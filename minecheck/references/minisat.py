@@ -5,10 +5,12 @@ MiniSat 2.2 through PySAT, with incremental solving under assumptions for the ba
 In the global mode only the frontier cells are variables.  The covered cells no digit touches
 are interchangeable, so the total says only how many mines the frontier holds: K between
 ``remaining - off`` and ``remaining`` (the rest lie off the frontier).  An incremental
-totalizer over the frontier gives "at least j" literals, which bound K, and under assumptions
-answer the off-frontier cells' two questions: can one be a mine (K <= remaining - 1), can one
-be safe (K >= remaining - off + 1).  Encoding the total over every covered cell instead cost
-tens of thousands of auxiliary variables and 10-40x the exact counter on Expert-size boards.
+totalizer gives "at least j" literals, which bound K, and under assumptions answer the
+off-frontier cells' two questions: can one be a mine (K <= remaining - 1), can one be safe
+(K >= remaining - off + 1).  It counts only the frontier cells outside a set of disjoint digits,
+whose mines are known, which halves the counter on Expert boards.  Encoding the total over every
+covered cell instead cost tens of thousands of auxiliary variables and 10-40x the exact counter
+on Expert-size boards.
 """
 
 from __future__ import annotations
@@ -58,24 +60,45 @@ def encode(model: Model) -> Encoding:
         return Encoding(var, [[]], impossible=True)
     if not model.cells:
         return Encoding(var, clauses)
-    lits = [var[c] for c in model.cells]
-    # "at most" (K <= high, and the question K <= total - 1): pysat's incremental totalizer
-    upward = ITotalizer(lits=lits, ubound=min(n, total + 1), top_id=pool.top)
+    # Digits with no cell in common hold a known number of mines between them: only the frontier
+    # cells outside them are counted (K = fixed + their mines), a far smaller totalizer.
+    fixed, rest = counted_apart(model)
+    lits = [var[c] for c in rest]
+    n, low, high = len(rest), low - fixed, high - fixed  # now bounds on the mines among ``rest``
+    if high < 0 or low > n:
+        return Encoding(var, [[]], impossible=True)
+    asks_mine, asks_safe = total - fixed, total - off + 1 - fixed  # K <= total - 1, K >= total - off + 1
+    if not lits:
+        return Encoding(var, clauses)  # K is fixed: any one layout answers both questions
+    # "at most" (high, and the question asks_mine - 1): pysat's incremental totalizer
+    upward = ITotalizer(lits=lits, ubound=min(n, asks_mine + 1), top_id=pool.top)
     pool.occupy(pool.top + 1, upward.top_id)
     pool.top = upward.top_id
     clauses.extend(upward.cnf.clauses)
-    at_least_if = upward.rhs  # true when at least j + 1 frontier cells are mines (not the converse)
+    at_least_if = upward.rhs  # true when at least j + 1 of them are mines (not the converse)
     if high < len(at_least_if):
         clauses.append([-at_least_if[high]])
-    can_mine = -at_least_if[total - 1] if off and 1 <= total <= len(at_least_if) else None  # K <= total - 1
-    # "at least" (K >= low, and the question K >= total - off + 1): its converse, only as far as needed
-    reach = max(low, total - off + 1 if off else 0)
+    can_mine = -at_least_if[asks_mine - 1] if off and 1 <= asks_mine <= len(at_least_if) else None
+    # "at least" (low, and the question asks_safe): its converse, only as far as needed
+    reach = max(low, asks_safe if off else 0)
     only_if = downward(lits, min(n, reach), pool, clauses) if reach > 0 else []  # true only with j + 1 or more
     if low > 0:
         clauses.append([only_if[low - 1]])
-    can_safe = only_if[total - off] if off and 0 <= total - off < len(only_if) else None  # K >= total - off + 1
+    can_safe = only_if[asks_safe - 1] if off and 1 <= asks_safe <= len(only_if) else None
     upward.delete()
     return Encoding(var, clauses, can_mine, can_safe)
+
+
+def counted_apart(model: Model) -> tuple[int, tuple[int, ...]]:
+    """Mines the model's pairwise disjoint digits hold (chosen greedily, largest first), and the
+    frontier cells none of them covers: the frontier holds that many mines plus those cells' mines."""
+    taken: set[int] = set()
+    fixed = 0
+    for eq in sorted(model.equations, key=lambda e: (-len(e.cells), e.cells)):
+        if taken.isdisjoint(eq.cells):
+            taken.update(eq.cells)
+            fixed += eq.mines
+    return fixed, tuple(c for c in model.cells if c not in taken)
 
 
 def downward(lits: list[int], bound: int, pool: IDPool, clauses: list[list[int]]) -> list[int]:
@@ -106,8 +129,8 @@ def counter_size(model: Model) -> int:
 
 
 def _solution(model: Model, encoding: Encoding, sat: Solver) -> Solution:
-    true = {lit for lit in sat.get_model() if lit > 0}
-    mines = frozenset(c for c in model.cells if encoding.var[c] in true)
+    values = sat.get_model()  # values[v - 1] is v or -v: every variable in order, the counters' too
+    mines = frozenset(c for c in model.cells if values[encoding.var[c] - 1] > 0)
     return Solution(mines, 0 if model.total is None else model.total - len(mines))
 
 

@@ -8,6 +8,7 @@ stand for them all with one integer count ``off_mines`` in 0..len(off_frontier).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from minecheck.answers import Mode
 from minecheck.constraints import ConstraintSystem, Equation
@@ -21,6 +22,10 @@ class Model:
     equations: tuple[Equation, ...]
     off_cells: tuple[int, ...] = ()
     total: int | None = None  # mines among cells + off cells, in the global mode
+
+    @cached_property
+    def cell_set(self) -> frozenset[int]:
+        return frozenset(self.cells)
 
 
 def models(system: ConstraintSystem, mode: Mode) -> tuple[Model, ...]:
