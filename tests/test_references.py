@@ -230,8 +230,10 @@ def test_the_total_counts_only_the_cells_outside_disjoint_digits():
     assert counted_apart(model) == (3, (3,))  # (4,5,6) first, the largest; then (1,2); (2,3) overlaps it
     whole = Model(model.cells, eqs[2:], off_cells=(7, 8), total=4)  # (1,2,3) in no digit: all counted
     assert counted_apart(whole) == (2, (1, 2, 3))
-    assert not encode(Model((1, 2), (Equation((1, 2), 1, 0),), off_cells=(3,), total=3)).impossible
-    assert encode(Model((1, 2), (Equation((1, 2), 1, 0),), off_cells=(3,), total=4)).impossible  # 1 + 1 < 4
+    one_of_two = (Equation((1, 2), 1, 0),)
+    assert not encode(Model((1, 2), one_of_two, off_cells=(3,), total=2)).impossible
+    assert encode(Model((1, 2), one_of_two, off_cells=(3,), total=3)).impossible  # 1 + the off cell < 3
+    assert encode(Model((1, 2), one_of_two, off_cells=(3,), total=0)).impossible  # the digit holds 1 > 0
 
 
 @settings(max_examples=60)
