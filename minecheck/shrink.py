@@ -15,6 +15,7 @@ Design, after Hypothesis's shrinker:
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -93,13 +94,14 @@ def shrink(finding: Finding, max_calls: int = 2000, timeout: float | None = 10.0
            budget: float | None = None, limits: Limits | None = None, solver: Solver | None = None) -> Shrunk:
     """Shrink the finding's board to a 1-minimal one (for the passes) that still shows it.
 
-    ``max_calls`` and ``budget`` (seconds) bound the work; a shrink cut short is still a valid,
-    smaller board, and its stats say it was cut short.  ``solver``: the finding's solver as an object,
+    ``max_calls`` and ``budget`` (CPU seconds, this process's and its solvers') bound the work, so
+    a busy machine shrinks as far as a quiet one; a shrink cut short is still a valid, smaller
+    board, and its stats say it was cut short.  ``solver``: the finding's solver as an object,
     when no name makes it (see ``still_shows``).
     """
     if not has_board(finding):
         raise ValueError("a finding on a general LP has no board to shrink")
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), cpu_seconds()
     board = parse_board(finding.board)
     shape: Shape = _start_shape(finding, board)
     predicate = still_shows(finding, timeout, limits, solver)
@@ -108,7 +110,7 @@ def shrink(finding: Finding, max_calls: int = 2000, timeout: float | None = 10.0
     passes = POSITION_PASSES if isinstance(shape, Position) else BOARD_PASSES
 
     def exhausted() -> bool:
-        out_of_time = budget is not None and time.perf_counter() - start > budget
+        out_of_time = budget is not None and cpu_seconds() - cpu_start > budget
         stats.cut_short = stats.cut_short or out_of_time or stats.calls >= max_calls
         return stats.cut_short
 
@@ -140,6 +142,12 @@ def shrink(finding: Finding, max_calls: int = 2000, timeout: float | None = 10.0
     return Shrunk(shown, final, stats)
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and of the children it has waited for (the sandboxed solver runs)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
 def _start_shape(finding: Finding, board: Board) -> Shape:
     if board.truth is not None:
         return position_of(board)
@@ -158,7 +166,8 @@ def _size(shape: Shape) -> tuple[int, ...]:
         return (shape.width * shape.height, len(shape.opened), len(shape.mines), len(shape.flags),
                 int(shape.show_total))
     return (shape.size, len(shape.digits), len(shape.covered), len(shape.flags), int(shape.total_mines is not None),
-            shape.total_mines or 0)  # a lower total is smaller too: board passes may lower it
+            shape.total_mines or 0,  # a lower total is smaller too: board passes may lower it
+            sum(shape.cells[d] for d in shape.digits))  # and lower digits (1x2 "8/H" shrinks to "2/H")
 
 
 def _smaller(a: Shape, b: Shape) -> bool:
@@ -315,6 +324,20 @@ def _board_lower_total(board: Board, test) -> Board | None:
     return unknown if test(unknown) else None
 
 
+def _board_lower_digits(board: Board, test) -> Board | None:
+    """Lower each digit as far as the finding still shows: one impossible digit, many values of it."""
+    cells = list(board.cells)
+    for d in board.digits:
+        def lowered(n: int, d: int = d) -> Board:
+            return Board(board.width, board.height, tuple(cells[:d] + [cells[d] - n] + cells[d + 1:]),
+                         board.total_mines)
+
+        n = find_integer(lambda n, d=d: cells[d] - n >= 0 and test(lowered(n)))
+        cells[d] -= n
+    new = Board(board.width, board.height, tuple(cells), board.total_mines)
+    return new if new.cells != board.cells else None
+
+
 BOARD_PASSES: list[tuple[str, Callable]] = [
     ("crop top", _crop_pass("top", _board_crop)),
     ("crop bottom", _crop_pass("bottom", _board_crop)),
@@ -323,4 +346,5 @@ BOARD_PASSES: list[tuple[str, Callable]] = [
     ("cover digits", _board_cover_pass("digits")),
     ("drop flags", _board_cover_pass("flags")),
     ("lower the total", _board_lower_total),
+    ("lower digits", _board_lower_digits),
 ]

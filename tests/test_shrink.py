@@ -106,3 +106,33 @@ def test_delete_chunks_reaches_a_one_minimal_subset():
     needed = {3, 17, 18}
     kept = delete_chunks(list(range(40)), lambda items: needed <= set(items))
     assert set(kept) == needed
+
+
+def test_an_impossible_digit_is_lowered_to_the_smallest_value_that_still_shows():
+    from minecheck.shrink import _board_lower_digits
+
+    b = parse_board("8\nH")  # needs 8 mines, has one covered neighbour: any digit of 2 or more is as impossible
+    lowered = _board_lower_digits(b, lambda c: c.cells[0] >= 2)
+    assert lowered is not None and lowered.cells[0] == 2
+    assert _board_lower_digits(lowered, lambda c: c.cells[0] >= 2) is None, "nothing lower shows it"
+
+
+def test_the_shrink_budget_is_cpu_time_so_a_busy_machine_shrinks_as_far(monkeypatch):
+    import time as clock
+
+    import minecheck.shrink as shrinking
+
+    f = first_finding("ilp@seed", Kind.VERDICT)
+    real = shrinking.still_shows(f, None)
+
+    def waiting(finding, timeout, limits, solver):  # each call waits as if the machine were busy: wall, no CPU
+        def check(b):
+            clock.sleep(0.05)
+            return real(b)
+        return check
+
+    monkeypatch.setattr(shrinking, "still_shows", waiting)
+    slow = shrink(f, timeout=None, budget=0.2, max_calls=12)
+    assert slow.stats.calls == 12 and slow.stats.cut_short, "12 calls of 0.05 s wall fit a 0.2 s CPU budget"
+    monkeypatch.undo()
+    assert shrink(f, timeout=None, max_calls=12).board == slow.board
