@@ -3,8 +3,9 @@
 A finding's *signature* is its kind, solver, mode and shrunk board.  Shrunk boards are compared
 as people would: without the hidden truth, and the same under the eight turns and mirror
 images of the board (the smallest text of the eight stands for them all).  A finding that was
-not shrunk (beyond the first few of its kind, solver and mode, or one with no board, such as a
-general LP) is news only when nothing of its kind, solver and mode is known.
+not shrunk (beyond the first few of its kind, solver and mode, one whose shrink its budget cut
+short, or one with no board, such as a general LP) is news only when nothing of its kind, solver
+and mode is known.
 
 A baseline file is JSON: ``{"schema": 1, "signatures": [{"kind", "subject", "mode", "board"}]}``.
 """

@@ -101,10 +101,13 @@ def _results(f: Finding, board_text: str, limits: Limits):
 
 
 def shrunk_boards(out: Path, per_signature: int = 2, pool: Executor | None = None) -> tuple[list[Finding], dict]:
-    """A campaign's findings in report order, and the shrunk board of each one shrunk (by number)."""
+    """A campaign's findings in report order, and the shrunk board of each one shrunk to the end (by
+    number): a shrink its budget cut short ends on a board that depends on where it started (say a
+    dpll@seed stack overflow, a few seconds a call), so it is no signature and is judged by its group."""
     findings = ordered(read_findings(out))
     shrunk = shrink_representatives(out, findings, per_signature, stored_limits(out), pool)
-    return findings, {n: Finding.from_json(entry["finding"]).board for n, entry in shrunk.items()}
+    return findings, {n: Finding.from_json(entry["finding"]).board for n, entry in shrunk.items()
+                      if not entry["stats"].get("cut_short")}
 
 
 def write_news(out: Path, per_signature: int, pool: Executor | None, known: Baseline) -> dict:

@@ -52,3 +52,17 @@ def test_a_bad_baseline_file_is_bad_input_naming_it(tmp_path, capsys):
     bad.write_text('{"schema": 7}')
     assert fuzz(tmp_path / "out", "--solvers", "ilp@fixed", "--baseline", str(bad)) == 2
     assert f"baseline {bad}: schema 7" in capsys.readouterr().err
+
+
+def test_a_shrink_cut_short_is_no_signature(tmp_path):
+    from minecheck.publish import finding_key, shrunk_boards
+
+    assert fuzz(tmp_path, "--solvers", "ilp@seed") == 1
+    findings, boards = shrunk_boards(tmp_path, 1)
+    assert boards, "some finding was shrunk to the end"
+    cache = tmp_path / "shrunk.jsonl"
+    entries = [json.loads(line) for line in cache.read_text().splitlines()]
+    cut = next(n for n in boards if finding_key(findings[n]) == entries[0]["key"])
+    entries[0]["stats"]["cut_short"] = True
+    cache.write_text("".join(json.dumps(e) + "\n" for e in entries))
+    assert set(shrunk_boards(tmp_path, 1)[1]) == set(boards) - {cut}
