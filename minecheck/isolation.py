@@ -44,6 +44,7 @@ DEFAULT_MEMORY_MIB = 2048
 IDLE_FLOOR = 5.0  # seconds: the shortest idle stop, whatever the CPU budget
 IDLE_PROGRESS = 0.05  # CPU seconds the group must use in an idle window to count as computing
 FIRST_POLL = 0.02  # seconds to wait for an answer before reading the group's usage
+WATCHDOG_STALL = 1.0  # seconds a poll may come late before the idle window restarts (the watchdog was stopped)
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 SUPPORTED = sys.platform.startswith("linux") and hasattr(os, "fork")
@@ -160,10 +161,13 @@ def watch(pgid: int, limits: Limits, answered: Callable[[float], bool],
     start = group_usage(pgid).cpu - FIRST_POLL
     progress_cpu, progress_at = start, time.monotonic()
     began, wait = time.monotonic(), FIRST_POLL
+    polled = began
     while not answered(wait):
-        wait = min(0.2, wait * 2)
         usage = group_usage(pgid)
         now = time.monotonic()
+        if now - polled > wait + WATCHDOG_STALL:  # the watchdog itself did not run (the whole job stopped,
+            progress_at = now                      # or starved): no evidence that the solver was idle
+        polled, wait = now, min(0.2, wait * 2)
         if seen is not None:
             seen[:] = [f"group CPU {usage.cpu - start:.2f} s (from {start:.2f}), resident {usage.rss_mib:.0f} MiB, "
                        f"{now - began:.2f} s of wall"]

@@ -247,3 +247,25 @@ def test_a_sandbox_busy_in_a_call_does_not_outlive_its_caller():
         time.sleep(0.05)
     os.kill(sandbox, signal.SIGKILL)
     raise AssertionError(f"sandbox {sandbox} still ran its call after its caller was killed")
+
+
+def test_a_watchdog_that_was_itself_stopped_does_not_call_the_solver_idle(monkeypatch):
+    """A job stopped with SIGSTOP (or starved) and resumed: the wall clock ran, nothing ran; no idle stop."""
+    import time
+
+    from minecheck import isolation
+
+    monkeypatch.setattr(isolation, "group_usage", lambda pgid: isolation.Usage(1.0, 10.0))  # no CPU progress
+    limits = isolation.Limits(cpu=None, memory_mib=None, idle=0.5)
+    polls = []
+
+    def answered(wait: float) -> bool:
+        polls.append(wait)
+        if len(polls) == 3:
+            time.sleep(1.5)  # the watchdog stopped for longer than the idle limit
+        return len(polls) == 5  # the answer comes right after
+
+    assert isolation.watch(0, limits, answered) is None
+    polls.clear()
+    monkeypatch.setattr(isolation, "WATCHDOG_STALL", 10.0)  # a stall this long would not count as one: idle
+    assert isolation.watch(0, limits, answered) is isolation.Stop.IDLE
