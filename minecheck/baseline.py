@@ -7,18 +7,23 @@ not shrunk (beyond the first few of its kind, solver and mode, one whose shrink 
 short, or one with no board, such as a general LP) is news only when nothing of its kind, solver
 and mode is known.
 
-A baseline file is JSON: ``{"schema": 1, "signatures": [{"kind", "subject", "mode", "board"}]}``.
+A crash also carries its exception (its first line, numbers as #), and a crash whose exception
+is known is no news on any board: a stack overflow, say, has no one smallest board.
+
+A baseline file is JSON: ``{"schema": 1, "signatures": [{"kind", "subject", "mode", "board", "says"}]}``
+(``says`` for crashes only; a file without it still loads).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from minecheck.board import Board
 from minecheck.boardtext import BoardFormatError, format_board, parse_board
-from minecheck.findings import Finding
+from minecheck.findings import Finding, Kind
 
 SCHEMA = 1
 
@@ -29,6 +34,7 @@ class Signature:
     subject: str
     mode: str
     board: str | None = None  # the canonical shrunk board, or None when the finding was not shrunk
+    says: str | None = None  # a crash's exception (numbers as #): a known exception is no news on any board
 
     @property
     def group(self) -> tuple[str, str, str]:
@@ -57,7 +63,15 @@ def _symmetries(board: Board) -> list[Board]:
 
 def signature(finding: Finding, shrunk_board: str | None) -> Signature:
     board = canonical(shrunk_board) if shrunk_board is not None else None
-    return Signature(finding.kind.value, finding.subject, finding.mode.value, board)
+    says = exception(finding.subject_says) if finding.kind is Kind.CRASH else None
+    return Signature(finding.kind.value, finding.subject, finding.mode.value, board, says)
+
+
+def exception(says: str) -> str:
+    """A crash's first line with its numbers as #: the same exception wherever it is thrown (a stack
+    overflow after 4372 models, an index out of bounds for length 3 or 4)."""
+    first = says.strip().splitlines()[0] if says.strip() else ""
+    return re.sub(r"\d+", "#", first)[:200]
 
 
 @dataclass(frozen=True)
@@ -71,7 +85,9 @@ class Baseline:
     def knows(self, sig: Signature) -> bool:
         if sig.board is None:
             return sig.group in self.groups
-        return sig in self.signatures
+        if sig.says is not None and any(s.group == sig.group and s.says == sig.says for s in self.signatures):
+            return True  # a known exception on another board (a stack overflow has no one smallest board)
+        return any(s.group == sig.group and s.board == sig.board for s in self.signatures)
 
     def to_json(self) -> str:
         rows = [asdict(s) for s in sorted(self.signatures)]

@@ -66,3 +66,24 @@ def test_a_shrink_cut_short_is_no_signature(tmp_path):
     entries[0]["stats"]["cut_short"] = True
     cache.write_text("".join(json.dumps(e) + "\n" for e in entries))
     assert set(shrunk_boards(tmp_path, 1)[1]) == set(boards) - {cut}
+
+
+def test_a_crash_with_a_known_exception_is_no_news_on_another_board():
+    def crash(text, says):
+        return Finding(Kind.CRASH, "x@seed", "exact", Mode.LOCAL, (), says, "an answer", text)
+
+    f = crash("39x1\n" + "H1H" * 13 + "\n", "JavaStackOverflow: StackOverflowError: after 4372 nested calls")
+    g = crash("14x4\n" + "H" * 56 + "\n", "JavaStackOverflow: StackOverflowError: after 4372 nested calls")
+    h = crash("14x4\n" + "H" * 56 + "\n", "IndexError: index 3 out of range")
+    from minecheck.baseline import from_campaign
+
+    known = from_campaign([f], {0: f.board})
+    assert news([g], {0: g.board}, known) == {}, "the same exception on another board"
+    assert list(news([h], {0: h.board}, known).values()) == [[0]], "another exception is news"
+    assert known.signatures == Baseline(frozenset(json_rows(known))).signatures
+
+
+def json_rows(b: Baseline):
+    from minecheck.baseline import Signature as S
+
+    return {S(**row) for row in json.loads(b.to_json())["signatures"]}
