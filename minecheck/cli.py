@@ -190,7 +190,7 @@ def _fuzz(args: argparse.Namespace) -> int:
         with executor(args.jobs or os.cpu_count() or 1, args.scheduler) as pool:
             if known is not None:
                 fresh = write_news(args.out, args.shrink_per_signature, pool, known)
-                print(f"{len(fresh)} new signature(s) not in {args.baseline}"
+                print(f"{len(fresh)} new signature(s): not in {args.baseline}, and no known defect reproduces them"
                       + "".join(f"\n  new: {s.kind} {s.subject} ({s.mode})" for s in sorted(fresh)))
             if not args.no_report:
                 index = publish(args.out, per_signature=args.shrink_per_signature, pool=pool)

@@ -16,6 +16,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TypeVar
 
+from minecheck.attribution import explained_by
 from minecheck.baseline import Baseline, news
 from minecheck.boardtext import BoardFormatError, parse_board
 from minecheck.campaign import read_findings, stored_limits
@@ -111,13 +112,21 @@ def shrunk_boards(out: Path, per_signature: int = 2, pool: Executor | None = Non
 
 
 def write_news(out: Path, per_signature: int, pool: Executor | None, known: Baseline) -> dict:
-    """The signatures a baseline does not know, written to news.json (a list, newest first by finding)."""
+    """The signatures a baseline does not know and no known defect explains (the news), by signature.
+
+    news.json lists every unknown signature, the news first; one that a seed port's named defect
+    reproduces on its shrunk board says which (``explained_by``) and is no news: a known defect on
+    a board not seen before.
+    """
     findings, boards = shrunk_boards(out, per_signature, pool)
     found = news(findings, boards, known)
-    rows = [{"kind": s.kind, "subject": s.subject, "mode": s.mode, "board": s.board, "findings": numbers,
-             "pages": [page_name(n) for n in numbers[:20]]} for s, numbers in sorted(found.items())]
+    why = {s: explained_by(findings[numbers[0]], boards[numbers[0]]) if numbers[0] in boards else None
+           for s, numbers in found.items()}
+    rows = [{"kind": s.kind, "subject": s.subject, "mode": s.mode, "board": s.board, "says": s.says,
+             "explained_by": why[s], "findings": numbers, "pages": [page_name(n) for n in numbers[:20]]}
+            for s, numbers in sorted(found.items(), key=lambda kv: (why[kv[0]] is not None, kv[0]))]
     (out / "news.json").write_text(json.dumps(rows, indent=2) + "\n")
-    return found
+    return {s: numbers for s, numbers in found.items() if why[s] is None}
 
 
 def publish(out: Path, per_signature: int = 2, pool: Executor | None = None) -> Path:
@@ -149,8 +158,10 @@ def publish(out: Path, per_signature: int = 2, pool: Executor | None = None) -> 
     for b in boards:
         for name, t in b.get("solver_seconds", {}).items():
             solver_seconds[name] = solver_seconds.get(name, 0.0) + t
+    news_rows = json.loads((out / "news.json").read_text()) if (out / "news.json").exists() else None
     summary = CampaignSummary(config["seed"], tuple(config["subjects"]), tuple(config["references"]),
-                              config["generator"], len(boards), wall, solver_seconds, tuple(findings), shrunk_boards)
+                              config["generator"], len(boards), wall, solver_seconds, tuple(findings), shrunk_boards,
+                              news_rows)
     (out / "index.html").write_text(render_index(summary))
     (out / "junit.xml").write_text(junit_xml(boards, findings))
     return out / "index.html"

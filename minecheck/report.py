@@ -61,6 +61,7 @@ class CampaignSummary:
     solver_seconds: dict[str, float]
     findings: tuple[Finding, ...]
     shrunk_boards: dict[int, str] = field(default_factory=dict)  # finding number -> shrunk board text
+    news: list[dict] | None = None  # news.json's rows when the campaign ran against a baseline
 
 
 def page_name(number: int) -> str:
@@ -188,7 +189,8 @@ def render_index(s: CampaignSummary, per_group_links: int = 20) -> str:
                 for n, f in enumerate(s.findings)]
     plots = index_plots(s)
     return _ENV.get_template("index.html.j2").render(
-        plots=plots, title=f"minecheck campaign {s.seed}", seed=s.seed, boards=s.boards, findings=len(s.findings),
+        news=s.news, plots=plots, title=f"minecheck campaign {s.seed}", seed=s.seed, boards=s.boards,
+        findings=len(s.findings),
         seconds=s.seconds, rate=s.boards / max(s.seconds, 1e-9), subjects=", ".join(s.subjects),
         references=", ".join(s.references), generator=s.generator, groups=rows, timing=timing, all_findings=all_rows)
 

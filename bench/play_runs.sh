@@ -1,0 +1,21 @@
+#!/bin/sh
+# The play runs behind the README's win-rate tables (hours on 2 cores; every step resumes, so run it
+# again after a kill, or raise a --games to extend a run).  Then:
+#   python bench/play_table.py reports/play-beginner reports/play-intermediate reports/play-expert
+set -e
+cd "$(dirname "$0")/.."
+run() {  # players, games, size, output suffix, extra options
+  minecheck play --solvers "$1" --games "$2" --size "$3" --seed 1 --jobs 2 --out "reports/play-$3$4" \
+    --no-progress --resume $5
+}
+CHEAP=exact,dpll@fixed,ilp@fixed,lookahead,satdemo@seed,satdemo@fixed
+DEAR=gibbs@fixed,mineai@fixed,mineai@seed  # the samplers: 3 to 18 s per Intermediate game each
+run "$CHEAP,$DEAR" 1000 beginner ""
+run "$CHEAP" 1000 intermediate ""
+run "$CHEAP" 300 expert ""
+run "$DEAR" 1000 intermediate ""
+run "$DEAR" 300 expert ""
+# the anchors' first click: JSMinesweeper opens at (3,3), and where the first click is changes the rates
+run exact,lookahead 1000 beginner -3-3 "--first-cell 3,3"
+run exact,lookahead 1000 intermediate -3-3 "--first-cell 3,3"
+run exact,lookahead 300 expert -3-3 "--first-cell 3,3"

@@ -1,0 +1,33 @@
+"""Attribution: a seed port's finding on a shrunk board is traced to the named defects that reproduce it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from minecheck.answers import Mode
+from minecheck.attribution import MAX_CELLS, PORTED, explained_by
+from minecheck.boardtext import parse_board
+from minecheck.defects import DEFECTS
+from minecheck.findings import Finding, Kind
+
+ROWS = [r for r in json.loads((Path(__file__).resolve().parent.parent / "fixtures/teeth.json").read_text())["teeth"]
+        if r["board"] and r["solver"] in PORTED and parse_board(r["board"]).size <= MAX_CELLS]
+
+
+def finding(subject: str, kind: str, board: str) -> Finding:
+    return Finding(Kind(kind), subject, "exact", Mode.LOCAL, (), "", "", board)
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r["defect"] for r in ROWS])
+def test_each_teeth_row_is_explained_by_a_named_defect_of_its_solver(row):
+    why = explained_by(finding(row["solver"], row["kind"], row["board"]), row["board"])
+    names = {d.name for d in DEFECTS if d.solver == row["solver"]}
+    assert why is not None and set(why.split(" + ")) <= names, why
+
+
+def test_what_no_known_defect_does_is_not_explained():
+    assert explained_by(finding("dpll@seed", "timeout", "3x1\nH1H\n"), "3x1\nH1H\n") is None
+    assert explained_by(finding("my@solver", "verdict", "2x1\n0H\n"), "2x1\n0H\n") is None  # no named defects
