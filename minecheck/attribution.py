@@ -15,6 +15,7 @@ from minecheck.defects import DEFECTS
 from minecheck.findings import Finding
 
 PORTED = ("ilp@seed", "dpll@seed", "gibbs@seed")  # the seed ports with defect switches and a board to replay
+USES = {"ilp@seed": ("ilp@seed", "simplex@seed")}  # ilp@seed runs the seed simplex, defects and all
 MAX_CELLS = 32  # attribution replays every pair of defects: small shrunk boards only
 
 
@@ -38,8 +39,9 @@ def _explain(subject: str, board_text: str, kind: str, mode: str) -> str | None:
     from minecheck.teeth import board_findings, port
 
     board = replace(parse_board(board_text), truth=None)
-    names = [d.name for d in DEFECTS if d.solver == subject and d.switchable]
-    always = [d.name for d in DEFECTS if d.solver == subject and not d.switchable]
+    solvers = USES.get(subject, (subject,))
+    names = [d.name for d in DEFECTS if d.solver in solvers and d.switchable]
+    always = [d.name for d in DEFECTS if d.solver in solvers and not d.switchable]
     trials = [()] + [(n,) for n in names] + list(combinations(names, 2))
     for on in trials:
         found = board_findings(board, port(subject, frozenset(on)))

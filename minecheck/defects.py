@@ -41,6 +41,8 @@ DEFECTS: tuple[Defect, ...] = (
            "a fixed variable keeps its bound row (0 = 1 when fixed to 0): every cell a mine"),
     Defect("ilp-vertex-as-probability", "000", "ilp@seed", _ILP,
            "the LP vertex is reported as the mine probability of undecided cells"),
+    Defect("ilp-contradiction-called-mines", "000", "ilp@seed", _ILP,
+           "digits that contradict each other go unnoticed: every cell of the component is called a mine"),
     Defect("simplex-negative-rhs", "000", "simplex@seed", _SIMPLEX,
            "a row with a negative right-hand side is called infeasible"),
     Defect("simplex-artificials-kept", "000", "simplex@seed", _SIMPLEX,

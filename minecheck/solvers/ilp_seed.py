@@ -32,6 +32,10 @@ class OverfullDigit(ValueError):
     """A digit needing more mines than it has covered neighbours: the fixed site's report."""
 
 
+class InfeasibleComponent(ValueError):
+    """Digits that no 0-1 assignment of their cells satisfies together: the fixed site's report."""
+
+
 @dataclass(frozen=True)
 class SeedComponent:
     """The Java Component: cells as (row, col) decoded from r*1000+c, equations as 0-1 rows."""
@@ -232,6 +236,12 @@ def seed_analyze(comp: SeedComponent, defects: frozenset[str] = SEED_DEFECTS) ->
     """The Java analyze(): two feasibility questions per cell, then the LP vertex as the risk."""
     n = len(comp.cells)
     verdicts, risks = [-1] * n, [-1.0] * n
+    # DEFECT(seed) ilp-contradiction-called-mines: the Java never asks whether the component has a
+    # 0-1 solution at all; when its digits contradict each other (2x2 "01/HH"), x = 0 is infeasible
+    # for every cell and every cell is declared a mine.  The fixed variant reports the board inconsistent.
+    if "ilp-contradiction-called-mines" not in defects and not seed_feasible(comp, [None] * n, defects):
+        cells = ", ".join(f"r{r}c{c}" for r, c in comp.cells)
+        raise InfeasibleComponent(f"no 0-1 solution satisfies the digits around {cells} together")
     for k in range(n):
         for value, verdict in ((0.0, 1), (1.0, 0)):
             fixed: list[float | None] = [None] * n
@@ -276,7 +286,10 @@ class SeedIlpSolver:
         except OverfullDigit as err:
             return SolverResult(self.name, mode, consistent=False, reason=str(err), layouts=0)
         for comp in components:
-            found = seed_analyze(comp, self.defects)
+            try:
+                found = seed_analyze(comp, self.defects)
+            except InfeasibleComponent as err:
+                return SolverResult(self.name, mode, consistent=False, reason=str(err), layouts=0)
             for k, (r, c) in enumerate(comp.cells):
                 _java_index(r, board.height)  # the Java writes verdict[r][c]: a bad decode throws
                 verdict[r, c], risk[r, c], lp[r, c] = found.verdicts[k], found.risks[k], found.lp[k]
