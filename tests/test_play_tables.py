@@ -1,0 +1,31 @@
+"""The README's win-rate tables are what bench/play_table.py renders from the summaries in fixtures/play."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+import play_table  # noqa: E402
+
+
+def between(text: str, marker: str) -> str:
+    start = text.index(marker) + len(marker)
+    return text[start:text.index("<!-- play:end -->", start)].strip()
+
+
+def test_the_readme_tables_are_rendered_from_the_fixtures():
+    readme = (ROOT / "README.md").read_text()
+    for marker, names in (("<!-- play:centre -->", ("beginner", "intermediate", "expert")),
+                          ("<!-- play:corner -->", ("beginner-3-3", "intermediate-3-3", "expert-3-3"))):
+        runs = [json.loads((ROOT / "fixtures/play" / f"{n}.json").read_text()) for n in names]
+        assert between(readme, marker) == play_table.table(runs)
+
+
+def test_a_cell_states_wins_games_rate_and_interval():
+    row = {"wins": 956, "games": 1000, "win_rate": 0.956, "ci95": [0.941448, 0.967062]}
+    assert play_table.cell(row) == "956/1000 = **95.6%** (94.1-96.7)"
+    assert play_table.cell(None) == "-"
