@@ -26,9 +26,9 @@ import re
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from minecheck.board import COVERED, FLAG, Board, label, neighbours
+from minecheck.board import Board, label, neighbours
 from minecheck.generators import LEVELS
-from minecheck.position import Position, flood
+from minecheck.position import Position, flood, seen_cells
 
 
 @dataclass(frozen=True)
@@ -181,12 +181,8 @@ def play_move(game: Game, move: Move) -> Game:
 
 def view(game: Game) -> Board:
     """What the player sees: digits, its flags, covered cells and the total; no hidden truth."""
-    cells = [COVERED] * (game.width * game.height)
-    for c in game.opened:
-        cells[c] = sum(1 for n in neighbours(game.width, game.height, c) if n in game.mines)
-    for c in game.flags:
-        cells[c] = FLAG
-    return Board(game.width, game.height, tuple(cells), len(game.mines))
+    cells = seen_cells(game.width, game.height, game.mines, game.opened, game.flags)
+    return Board(game.width, game.height, cells, len(game.mines))
 
 
 def position(game: Game) -> Position | None:

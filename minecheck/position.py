@@ -31,13 +31,20 @@ class Position:
 
 def render(pos: Position) -> Board:
     """The board a player sees: digits on opened cells, F on flags, covered elsewhere."""
-    cells = [COVERED] * (pos.width * pos.height)
-    for c in pos.opened:
-        cells[c] = sum(1 for n in neighbours(pos.width, pos.height, c) if n in pos.mines)
-    for c in pos.flags:
-        cells[c] = FLAG
     total = len(pos.mines) if pos.show_total else None
-    return Board(pos.width, pos.height, tuple(cells), total, pos.mines)
+    return Board(pos.width, pos.height, seen_cells(pos.width, pos.height, pos.mines, pos.opened, pos.flags), total,
+                 pos.mines)
+
+
+def seen_cells(width: int, height: int, mines: frozenset[int], opened: frozenset[int],
+               flags: frozenset[int]) -> tuple[int, ...]:
+    """Each cell as the player sees it: its digit when opened, F when flagged, covered otherwise."""
+    cells = [COVERED] * (width * height)
+    for c in opened:
+        cells[c] = sum(1 for n in neighbours(width, height, c) if n in mines)
+    for c in flags:
+        cells[c] = FLAG
+    return tuple(cells)
 
 
 def position_of(board: Board) -> Position:
