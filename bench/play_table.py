@@ -3,6 +3,8 @@
     python bench/play_table.py reports/play-beginner reports/play-intermediate reports/play-expert
     python bench/play_table.py fixtures/play/beginner.json fixtures/play/intermediate.json fixtures/play/expert.json
 
+    python bench/play_table.py --write   # reports/play-* -> fixtures/play and the README's two tables
+
 (a run's directory or its summary.json; fixtures/play holds the summaries behind the README).
 Each cell: wins/games = rate (Wilson's 95% interval); a solver a run did not play shows "-".
 """
@@ -33,7 +35,33 @@ def table(runs: list[dict]) -> str:
     return "\n".join(lines)
 
 
+ROOT = Path(__file__).resolve().parent.parent
+TABLES = {"<!-- play:centre -->": ("beginner", "intermediate", "expert"),
+          "<!-- play:corner -->": ("beginner-3-3", "intermediate-3-3", "expert-3-3")}
+END = "<!-- play:end -->"
+
+
+def write() -> None:
+    """Refresh each run's summary, keep it in fixtures/play, and put both tables in the README."""
+    from minecheck.play import write_summary
+
+    readme = (ROOT / "README.md").read_text()
+    for marker, names in TABLES.items():
+        runs = []
+        for name in names:
+            run = ROOT / "reports" / f"play-{name}"
+            write_summary(run, json.loads((run / "summary.json").read_text()).get("seconds"))
+            (ROOT / "fixtures/play" / f"{name}.json").write_text((run / "summary.json").read_text())
+            runs.append(json.loads((run / "summary.json").read_text()))
+        start = readme.index(marker) + len(marker)
+        readme = readme[:start] + "\n" + table(runs) + "\n" + readme[readme.index(END, start):]
+    (ROOT / "README.md").write_text(readme)
+
+
 def main(argv: list[str]) -> None:
+    if argv == ["--write"]:
+        write()
+        return
     runs = [json.loads((Path(d) / "summary.json" if Path(d).is_dir() else Path(d)).read_text()) for d in argv]
     print(table(runs))
 

@@ -19,8 +19,7 @@ def between(text: str, marker: str) -> str:
 
 def test_the_readme_tables_are_rendered_from_the_fixtures():
     readme = (ROOT / "README.md").read_text()
-    for marker, names in (("<!-- play:centre -->", ("beginner", "intermediate", "expert")),
-                          ("<!-- play:corner -->", ("beginner-3-3", "intermediate-3-3", "expert-3-3"))):
+    for marker, names in play_table.TABLES.items():
         runs = [json.loads((ROOT / "fixtures/play" / f"{n}.json").read_text()) for n in names]
         assert between(readme, marker) == play_table.table(runs)
 
