@@ -8,7 +8,6 @@ among references - a defect in minecheck itself - is a finding of its own (kind 
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -90,9 +89,9 @@ def check_board(board: Board, subjects: Sequence[str | Solver], modes: Sequence[
                 findings.append(Finding(kind, name, GROUND_TRUTH, mode, diff.cells, diff.subject_says,
                                         diff.reference_says, text, detail, recipe, index))
         if lp_subjects and mode is Mode.LOCAL:  # LP values do not depend on the mode: checked once
-            from minecheck.lpcheck import check_relaxations  # CBC and numpy only where LPs are checked
+            from minecheck.lpcheck import check_relaxations, lp_seed  # CBC and numpy only where LPs are checked
 
-            lp_seed = int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
-            findings += [replace(f, recipe=recipe) for f in check_relaxations(board, lp_subjects, lp_seed, index)]
+            found = check_relaxations(board, lp_subjects, lp_seed(board), index)
+            findings += [replace(f, recipe=recipe) for f in found]
         out.append(BoardCheck(board, mode, tuple(results.values()), tuple(findings)))
     return tuple(out)

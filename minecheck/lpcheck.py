@@ -119,20 +119,33 @@ def check_lp(lp: LP, subjects: Sequence[str], text: str, mode: Mode = Mode.LOCAL
     return found
 
 
-def check_relaxations(board: Board, subjects: Sequence[str], seed: int, index: int | None = None) -> list[Finding]:
-    """Each component's LP relaxation with a random objective (seeded), through every simplex variant."""
-    subjects = [s for s in subjects if s in LP_SOLVERS]
-    if not subjects:
-        return []
+def lp_seed(board: Board) -> int:
+    """The seed of a board's random objectives: from its text, so a board replays alone."""
+    return int.from_bytes(hashlib.sha256(format_board(board).encode()).digest()[:8], "big")
+
+
+def relaxations(board: Board, seed: int) -> list[tuple[LP, str]]:
+    """Each component's LP relaxation with a random objective (seeded), and a line that says which."""
     try:
         components = build_constraints(board).components
     except Contradiction:
         return []
     rng = random.Random(seed)
-    text = format_board(board)
-    found = []
+    out = []
     for k, comp in enumerate(components):
         objective = [rng.randint(-3, 3) for _ in comp.cells]
-        detail = f"relaxation of component {k} ({len(comp.cells)} cells), objective {objective}"
-        found += check_lp(relaxation_lp(comp, objective), subjects, text, Mode.LOCAL, detail, index)
+        out.append((relaxation_lp(comp, objective),
+                    f"relaxation of component {k} ({len(comp.cells)} cells), objective {objective}"))
+    return out
+
+
+def check_relaxations(board: Board, subjects: Sequence[str], seed: int, index: int | None = None) -> list[Finding]:
+    """Each component's LP relaxation with a random objective (seeded), through every simplex variant."""
+    subjects = [s for s in subjects if s in LP_SOLVERS]
+    if not subjects:
+        return []
+    text = format_board(board)
+    found = []
+    for lp, detail in relaxations(board, seed):
+        found += check_lp(lp, subjects, text, Mode.LOCAL, detail, index)
     return found

@@ -31,3 +31,10 @@ def test_each_teeth_row_is_explained_by_a_named_defect_of_its_solver(row):
 def test_what_no_known_defect_does_is_not_explained():
     assert explained_by(finding("dpll@seed", "timeout", "3x1\nH1H\n"), "3x1\nH1H\n") is None
     assert explained_by(finding("my@solver", "verdict", "2x1\n0H\n"), "2x1\n0H\n") is None  # no named defects
+
+
+def test_a_simplex_difference_on_a_board_is_traced_through_its_relaxations():
+    """The board's relaxations with the campaign's objectives (seeded by the board's text), against CBC."""
+    board = "5x1x1\n1mHHH\n"  # a nightly's shrunk board: min x s.t. x = 1 answered x = 0
+    assert explained_by(finding("simplex@seed", "lp", board), board) == "simplex-artificials-kept"
+    assert explained_by(finding("simplex@seed", "crash", board), board) is None
