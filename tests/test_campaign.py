@@ -166,3 +166,15 @@ def test_a_dask_cluster_gives_the_same_findings_as_local_processes(uninterrupted
         run_campaign(SMALL, tmp_path, boards=8, jobs=2, scheduler=cluster.scheduler_address)
     assert finding_lines(tmp_path) == finding_lines(uninterrupted)
     assert board_indices(tmp_path) == list(range(8))
+
+
+def test_the_fixed_variants_and_the_references_raise_no_false_alarm_on_the_default_mix(tmp_path):
+    """The nightly's 10,000-board false-alarm run (README: Proof of teeth), short: every kind of board in the mix."""
+    from minecheck.discovery import FIXED_VARIANTS
+    from minecheck.registry import REFERENCES
+
+    config = Config(seed=20261202, subjects=FIXED_VARIANTS, references=REFERENCES, generator="mix", timeout=10.0)
+    run_campaign(config, tmp_path, boards=48, jobs=2)
+    kinds = {json.loads(line)["generator"].split()[0] for line in (tmp_path / "boards.jsonl").read_text().splitlines()}
+    assert kinds == {"play", "reveal", "edge", "contradict"}
+    assert read_findings(tmp_path) == []
