@@ -7,6 +7,7 @@ not seen is news only when no known defect, alone or with one other, reproduces 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cache
 from itertools import combinations
 
@@ -62,9 +63,8 @@ def _explain_lp(board_text: str, kind: str) -> str | None:
 
 @cache
 def _explain(subject: str, board_text: str, kind: str, mode: str) -> str | None:
-    from dataclasses import replace
-
-    from minecheck.teeth import board_findings, port
+    """The port against ``exact`` on the board (without its hidden mines), the fewest defects on first."""
+    from minecheck.teeth import board_findings, port  # the solvers, only when something needs explaining
 
     board = replace(parse_board(board_text), truth=None)
     solvers = USES.get(subject, (subject,))
