@@ -39,7 +39,7 @@ from minecheck.findings import WHOLE_BOARD, Finding
 from minecheck.generators import Recipe, generate_board, recipe
 from minecheck.isolation import DEFAULT_MEMORY_MIB, Limits
 from minecheck.registry import REFERENCES, remember
-from minecheck.workqueue import run_tasks, settle
+from minecheck.workqueue import replace_lines, run_tasks, settle
 
 SEED_SUBJECTS, FIXED_SUBJECTS = SEED_VARIANTS, FIXED_VARIANTS
 
@@ -158,7 +158,7 @@ def read_findings(out: Path) -> list[Finding]:
     for line in path.read_text().splitlines():
         try:
             found.append(Finding.from_json(line))
-        except (json.JSONDecodeError, KeyError, ValueError):
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
             continue  # a line torn by a kill: everything before it is kept
     return found
 
@@ -184,8 +184,8 @@ def _keep_complete(out: Path, done: set[int]) -> None:
     boards = out / "boards.jsonl"
     if boards.exists():
         lines = [line for line in boards.read_text().splitlines() if _index_of(line) in done]
-        _replace(boards, lines)
-    _replace(out / "findings.jsonl", [f.to_json() for f in read_findings(out) if f.index in done])
+        replace_lines(boards, lines)
+    replace_lines(out / "findings.jsonl", [f.to_json() for f in read_findings(out) if f.index in done])
 
 
 def _index_of(line: str) -> int | None:
@@ -193,12 +193,6 @@ def _index_of(line: str) -> int | None:
         return json.loads(line)["index"]
     except (json.JSONDecodeError, KeyError, TypeError):
         return None
-
-
-def _replace(path: Path, lines: list[str]) -> None:
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text("".join(line + "\n" for line in lines))
-    os.replace(temporary, path)
 
 
 def _prepare(config: Config, out: Path, resume: bool) -> set[int]:

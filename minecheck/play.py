@@ -29,6 +29,7 @@ from minecheck import game as rules
 from minecheck.answers import Mode
 from minecheck.board import label
 from minecheck.boardtext import format_board
+from minecheck.campaign import read_findings as read_play_findings  # one reader of findings.jsonl
 from minecheck.counter import count_board
 from minecheck.decisions import DECISION_MARGIN, as_finding, judge
 from minecheck.findings import Finding
@@ -36,7 +37,7 @@ from minecheck.game import Action, FirstClick, Game, Move, game_seed, parse_size
 from minecheck.players import DEFAULT_TIMEOUT, Player, get_player
 from minecheck.position import render
 from minecheck.winrate import WinRate
-from minecheck.workqueue import run_tasks, settle
+from minecheck.workqueue import replace_lines, run_tasks, settle
 
 
 @dataclass(frozen=True)
@@ -172,27 +173,10 @@ def read_games(out: Path) -> list[dict]:
     return [g for g in games if isinstance(g, dict) and "player" in g and "index" in g]
 
 
-def read_play_findings(out: Path) -> list[Finding]:
-    path = out / "findings.jsonl"
-    found = []
-    for line in path.read_text().splitlines() if path.exists() else ():
-        try:
-            found.append(Finding.from_json(line))
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-            continue
-    return found
-
-
 def read_config(out: Path) -> PlayConfig:
     data = json.loads((out / "play.json").read_text())
     return PlayConfig(data["seed"], tuple(data["players"]), data["size"], data["first_click"], data["timeout"],
                       data.get("first_cell", "centre"))
-
-
-def _replace_lines(path: Path, lines: list[str]) -> None:
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text("".join(line + "\n" for line in lines))
-    os.replace(temporary, path)
 
 
 def _prepare(config: PlayConfig, out: Path, resume: bool) -> set[tuple[str, int]]:
@@ -209,8 +193,8 @@ def _prepare(config: PlayConfig, out: Path, resume: bool) -> set[tuple[str, int]
                              "resume with the same options or use another --out")
         games = read_games(out)
         done = {(g["player"], g["index"]) for g in games}
-        _replace_lines(out / "games.jsonl", [json.dumps(g) for g in games])
-        _replace_lines(out / "findings.jsonl", [f.to_json() for f in read_play_findings(out)
+        replace_lines(out / "games.jsonl", [json.dumps(g) for g in games])
+        replace_lines(out / "findings.jsonl", [f.to_json() for f in read_play_findings(out)
                                                 if (f.subject, f.index) in done])
         players = tuple(dict.fromkeys(old.get("players", []) + list(config.players)))
         stored.write_text(json.dumps({**given, "players": list(players)}, indent=2) + "\n")

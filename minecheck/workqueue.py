@@ -102,6 +102,11 @@ def settle(path: Path, key: Callable[[dict], tuple]) -> None:
     lines = [line for line in path.read_text().splitlines() if line.strip()]
     ordered = sorted(lines, key=lambda line: key(json.loads(line)))
     if ordered != lines:
-        tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text("".join(line + "\n" for line in ordered))
-        os.replace(tmp, path)  # atomic: a kill leaves the old file or the new one, never half of either
+        replace_lines(path, ordered)
+
+
+def replace_lines(path: Path, lines: list[str]) -> None:
+    """Write the file anew through a temporary one: a kill leaves the old file or the new, never half."""
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text("".join(line + "\n" for line in lines))
+    os.replace(tmp, path)

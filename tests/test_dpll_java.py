@@ -134,7 +134,8 @@ def test_the_seed_overflows_where_the_java_measured_overflows():
 
 @pytest.mark.slow
 @pytest.mark.skipif(os.environ.get("MINECHECK_JAVA_OVERFLOW") != "1",
-                    reason="the Java needs 2-4 minutes to overflow; MINECHECK_JAVA_OVERFLOW=1 runs it")
+                    reason="the Java needs 2-4 minutes to overflow its stack: the nightly workflow runs it "
+                           "(MINECHECK_JAVA_OVERFLOW=1 here)")
 def test_the_seed_overflows_where_the_java_overflows(java_classes):
     b = generate_board(OVERFLOWS)
     [java] = java_answers(java_classes, [b])
