@@ -28,7 +28,7 @@ from fractions import Fraction
 
 from minecheck.answers import Mode
 from minecheck.board import Board, label
-from minecheck.boardtext import format_board
+from minecheck.boardtext import format_board, parse_board
 from minecheck.counter import Count, count_board
 from minecheck.findings import Finding, Kind
 from minecheck.game import Action, Move
@@ -117,25 +117,46 @@ def replay_state(finding: Finding):
     return finding.extra.get("state")
 
 
-def still_decides_badly(finding: Finding, timeout: float | None = 10.0) -> Callable[[Board], Finding | None]:
+def cropped_cell(width: int, board: Board, origin: tuple[int, int]) -> Callable[[int], int | None]:
+    """A cell of a ``width``-wide board, as a cell of ``board`` cut from it with its top-left at
+    ``origin`` (row, column); None for a cell the crop removed."""
+    top, left = origin
+
+    def where(cell: int) -> int | None:
+        row, col = divmod(cell, width)
+        row, col = row - top, col - left
+        return row * board.width + col if 0 <= row < board.height and 0 <= col < board.width else None
+
+    return where
+
+
+def still_decides_badly(finding: Finding, timeout: float | None = 10.0
+                        ) -> Callable[[Board, tuple[int, int]], Finding | None]:
     """The shrink predicate of a decision finding: on a candidate board, the player (from the stored
-    state) still makes a move with the same flaw; the finding on that board, or None."""
-    from minecheck.players import get_player  # players import the policy, which imports the registry
+    state) still makes a move with the same flaw; the finding on that board, or None.
+
+    ``origin`` is where the candidate's top-left cell was on the finding's board (crops move it):
+    a state that names cells is relocated onto the candidate, and the finding carries that state.
+    """
+    from minecheck.players import get_player, relocated  # players import the policy, which imports the registry
 
     player = get_player(finding.subject)
     state = replay_state(finding)
     flaw = Flaw(finding.detail)
+    width = parse_board(finding.board).width
 
-    def check(board: Board) -> Finding | None:
+    def check(board: Board, origin: tuple[int, int] = (0, 0)) -> Finding | None:
         if board.total_mines is None:
             return None
         seen = replace(board, truth=None)
-        decision = player.decide(seen, state, timeout)
+        moved = relocated(player, state, cropped_cell(width, board, origin))
+        decision = player.decide(seen, moved, timeout)
         if decision.error:
             return None
         for bad in judge(seen, decision.moves):
             if bad.flaw is flaw:
-                return as_finding(format_board(board), seen, finding.subject, bad, finding.index, finding.extra)
+                extra = {**finding.extra, "state": moved} if "state" in finding.extra else finding.extra
+                return as_finding(format_board(board), seen, finding.subject, bad, finding.index, extra)
         return None
 
     return check

@@ -70,7 +70,7 @@ def still_shows(finding: Finding, timeout: float | None = 10.0, limits: Limits |
     subjects = [] if reference_kind else [rerun]
     references = [rerun] if reference_kind else []
 
-    def check(board: Board) -> Finding | None:
+    def check(board: Board, origin: tuple[int, int] = (0, 0)) -> Finding | None:  # a solver keeps no cells
         if finding.mode is Mode.GLOBAL and board.total_mines is None:
             return None
         for c in check_board(board, subjects, [finding.mode], references, timeout=timeout, limits=limits):
@@ -107,6 +107,8 @@ def shrink(finding: Finding, max_calls: int = 2000, timeout: float | None = 10.0
     predicate = still_shows(finding, timeout, limits, solver)
     stats = Stats(cells_before=board.size, covered_before=len(board.covered))
     best = finding
+    origin = (0, 0)  # where the shape's top-left cell is on the finding's board: a player's state may name cells
+    passed: tuple[Shape, tuple[int, int]] | None = None  # the last candidate that still showed it, and its origin
     passes = POSITION_PASSES if isinstance(shape, Position) else BOARD_PASSES
 
     def exhausted() -> bool:
@@ -114,17 +116,20 @@ def shrink(finding: Finding, max_calls: int = 2000, timeout: float | None = 10.0
         stats.cut_short = stats.cut_short or out_of_time or stats.calls >= max_calls
         return stats.cut_short
 
-    def test(candidate: Shape) -> bool:
-        nonlocal best
+    def test(candidate: Shape, moved: tuple[int, int] = (0, 0)) -> bool:
+        """Whether the candidate still shows the finding; ``moved``: rows and columns a crop took off
+        its top and left."""
+        nonlocal best, passed
         if exhausted():
             return False
         stats.calls += 1
+        at = (origin[0] + moved[0], origin[1] + moved[1])
         try:
-            found = predicate(_board_of(candidate))
+            found = predicate(_board_of(candidate), at)
         except ValueError:
             return False  # an edit that makes no board (e.g. cropped to nothing)
         if found is not None:
-            best = found
+            best, passed = found, (candidate, at)
         return found is not None
 
     changed = True
@@ -133,7 +138,8 @@ def shrink(finding: Finding, max_calls: int = 2000, timeout: float | None = 10.0
         for name, run_pass in passes:
             new = run_pass(shape, test)
             if new is not None and _smaller(new, shape):
-                shape, changed = new, True
+                assert passed is not None and passed[0] == new, f"{name} returned a shape it did not test"
+                shape, origin, changed = new, passed[1], True
                 stats.successes[name] = stats.successes.get(name, 0) + 1
     final = _board_of(shape)
     stats.seconds = time.perf_counter() - start
@@ -235,7 +241,7 @@ def _crop_pass(side: str, crop: Callable[..., Shape]) -> Callable:
 
         def works(n: int) -> bool:
             try:
-                return test(cropped(n))
+                return test(cropped(n), (n if side == "top" else 0, n if side == "left" else 0))
             except ValueError:
                 return False
 

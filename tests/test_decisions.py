@@ -14,10 +14,11 @@ from minecheck.answers import Mode
 from minecheck.boardtext import parse_board
 from minecheck.cli import main
 from minecheck.counter import count_board
-from minecheck.decisions import DECISION_MARGIN, Flaw, judge, still_decides_badly
+from minecheck.decisions import DECISION_MARGIN, Flaw, cropped_cell, judge, still_decides_badly
 from minecheck.findings import Kind
 from minecheck.game import Action, Move
 from minecheck.play import PlayConfig, play_game
+from minecheck.players import get_player, relocated
 from minecheck.report import replay_command
 from minecheck.shrink import shrink
 
@@ -103,3 +104,41 @@ def test_a_shrunk_decision_finding_still_shows_the_bad_move(finding, capsys):
 def test_the_shrink_predicate_refuses_a_board_without_its_total(finding):
     plain = replace(parse_board(finding.board), total_mines=None)
     assert still_decides_badly(finding)(plain) is None
+
+
+def test_a_crop_moves_each_cell_or_drops_it():
+    big = board("4x3\nHHHH\nHHHH\nHHHH")
+    small = board("2x2\nHH\nHH")  # rows 1-2, columns 1-2 of big
+    where = cropped_cell(big.width, small, (1, 1))
+    assert [where(c) for c in (5, 6, 9, 10)] == [0, 1, 2, 3]
+    assert [where(c) for c in (0, 3, 4, 7, 8, 11)] == [None] * 6
+
+
+def test_the_demo_carries_its_variable_map_onto_a_cropped_board():
+    demo = get_player("satdemo@seed")
+    state = (123, (9, 5, 0, 10), 7)  # the map's order is kept, cells cut away are gone
+    assert relocated(demo, state, cropped_cell(4, board("2x2\nHH\nHH"), (1, 1))) == (123, (2, 0, 3), 7)
+    assert relocated(get_player("mineai@seed"), 42, lambda c: None) == 42, "a state without cells is kept"
+
+
+@pytest.fixture(scope="module")
+def demo_finding():
+    """satdemo@seed's blind guess onto a certain mine in Beginner game 11 of seed 1, with 17 cells in
+    its variable map; a crop keeps the guess on a mine here (its random draw depends on the covered
+    cells, so most of the demo's blind findings do not survive a crop)."""
+    config = PlayConfig(1, ("satdemo@seed",), "beginner", timeout=10)
+    found = [f for f in play_game(config, "satdemo@seed", 11).findings if f.detail == Flaw.OPENED_MINE]
+    assert found and len(found[0].extra["state"][1]) == 17
+    return found[0]
+
+
+def test_a_shrunk_demo_finding_carries_its_variable_map_cropped_with_the_board(demo_finding):
+    small = shrink(demo_finding, timeout=10, budget=60)
+    before, after = parse_board(demo_finding.board), parse_board(small.finding.board)
+    assert not small.stats.cut_short and after.size < before.size
+    assert any(name.startswith("crop") for name in small.stats.successes), small.stats
+    variables = small.finding.extra["state"][1]
+    assert all(0 <= c < after.size for c in variables)
+    assert len(variables) < len(demo_finding.extra["state"][1]), "cells cropped away left the map"
+    again = still_decides_badly(small.finding)(after)
+    assert again is not None and again.detail == Flaw.OPENED_MINE, "the shrunk finding replays alone"

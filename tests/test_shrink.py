@@ -74,7 +74,7 @@ def test_result_is_one_minimal_for_every_position_pass():
     assert not any(shows(render(c)) for c in candidates)
     for name, run in POSITION_PASSES:
         if name.startswith("crop"):
-            assert run(pos, lambda c: shows(render(c)) is not None) is None, name
+            assert run(pos, lambda c, moved=(0, 0): shows(render(c)) is not None) is None, name
 
 
 def test_shrinking_is_deterministic():
@@ -126,9 +126,9 @@ def test_the_shrink_budget_is_cpu_time_so_a_busy_machine_shrinks_as_far(monkeypa
     real = shrinking.still_shows(f, None)
 
     def waiting(finding, timeout, limits, solver):  # each call waits as if the machine were busy: wall, no CPU
-        def check(b):
+        def check(b, origin=(0, 0)):
             clock.sleep(0.05)
-            return real(b)
+            return real(b, origin)
         return check
 
     monkeypatch.setattr(shrinking, "still_shows", waiting)

@@ -4,7 +4,8 @@ A player sees the board (never the hidden mines) and answers with a *decision*: 
 moves, all made on that view.  A player may carry state from one decision to the next (the
 articles' players keep one random stream for a whole game); the state is plain data, returned
 with each decision and handed back with the next view, so any decision replays alone from its
-view and the state before it.
+view and the state before it.  A state that names cells (004's demo keeps its variable map) is
+carried onto a cropped board by the player's optional ``relocate``; shrinking crops boards.
 
 Names: the articles' players and minecheck's own are in ``PLAYERS``; any other name is a solver
 from the registry (built-in, ``cmd:``, installed), played by the one documented policy
@@ -14,6 +15,7 @@ from the registry (built-in, ``cmd:``, installed), played by the one documented 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -49,6 +51,13 @@ class Player(Protocol):
     def decide(self, board: Board, state: State, timeout: float | None = None) -> Decision:
         """The moves on this view; a solver it calls gets ``timeout`` seconds."""
         ...
+
+
+def relocated(player: Player, state: State, where: Callable[[int], int | None]) -> State:
+    """The state on a board whose cells moved (``where``: a cell's new index, None when it is gone);
+    a player whose state names no cells has no ``relocate`` and keeps its state."""
+    relocate = getattr(player, "relocate", None)
+    return relocate(state, where) if relocate is not None else state
 
 
 # name -> "module:factory"; the factory takes the option after ':' (or None)

@@ -86,6 +86,11 @@ class SeedDemo:
     def start(self, seed: int) -> tuple:
         return (initial_state(seed), (), 0)
 
+    def relocate(self, state, where) -> tuple:
+        """The variable map on a cropped board: its cells moved, in the same order, the cropped ones gone."""
+        moved = (where(c) for c in state[1])
+        return (state[0], tuple(c for c in moved if c is not None), state[2])
+
     def decide(self, board: Board, state, timeout: float | None = None) -> Decision:
         rng_state, variables, steps = state[0], tuple(state[1]), state[2]
         if steps >= STEP_CAP:
