@@ -260,6 +260,12 @@ class Sandbox:
         self.conn: Channel | None = None
         self.known: dict[int, object] = {}  # id -> object, kept alive so that ids are not reused
         self.forked_with: frozenset[int] = frozenset()
+        self.reaped = 0.0  # CPU seconds of the children this sandbox has waited for (and of theirs)
+
+    def cpu(self) -> float:
+        """CPU seconds its children have spent so far, the live one's included (os.times() counts a
+        child only once it is waited for, whatever caller it worked for)."""
+        return self.reaped + (group_usage(self.pid).cpu if self.pid is not None else 0.0)
 
     def call(self, owner: object, method: str, args: tuple, limits: Limits) -> Outcome:
         outcome = self._call(owner, method, args, limits)
@@ -337,11 +343,18 @@ class Sandbox:
         if self.pid is None:
             return ""
         try:
-            _, status = os.waitpid(self.pid, 0)
+            status = self._reap()
         except ChildProcessError:
             return "the solver's process ended without answering"
         self.pid = None
         return describe_status(status)
+
+    def _reap(self) -> int:
+        """Wait for the child; its wait status, its CPU added to ``reaped``."""
+        assert self.pid is not None
+        _, status, usage = os.wait4(self.pid, 0)
+        self.reaped += usage.ru_utime + usage.ru_stime
+        return status
 
     def close(self) -> None:
         """Stop the child (and anything it started) and forget it."""
@@ -352,7 +365,7 @@ class Sandbox:
             kill_group(self.pid)
             try:
                 os.kill(self.pid, signal.SIGKILL)
-                os.waitpid(self.pid, 0)
+                self._reap()
             except (ProcessLookupError, ChildProcessError):
                 pass
             self.pid = None
@@ -483,6 +496,12 @@ def sandbox() -> Sandbox:
         box = _local.box = Sandbox()
         _local.pid = os.getpid()
     return box
+
+
+def thread_cpu() -> float:
+    """CPU seconds of this thread and of the solver runs its sandbox made, live or ended: a budget
+    that other threads' work, and solver runs ended later for earlier callers, do not eat."""
+    return time.thread_time() + sandbox().cpu()
 
 
 def run(owner: object, method: str, args: tuple, limits: Limits | None) -> Outcome:

@@ -15,7 +15,6 @@ Design, after Hypothesis's shrinker:
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -28,7 +27,7 @@ from minecheck.decisions import still_decides_badly
 from minecheck.discovery import LP_SOLVER_NAMES
 from minecheck.findings import WHOLE_BOARD, Finding, Kind
 from minecheck.generators import generate
-from minecheck.isolation import Limits
+from minecheck.isolation import Limits, thread_cpu
 from minecheck.position import Position, position_of, render
 from minecheck.registry import Solver
 
@@ -149,9 +148,10 @@ def shrink(finding: Finding, max_calls: int = 2000, timeout: float | None = 10.0
 
 
 def cpu_seconds() -> float:
-    """CPU time of this process and of the children it has waited for (the sandboxed solver runs)."""
-    t = os.times()
-    return t.user + t.system + t.children_user + t.children_system
+    """CPU time of this thread and of its sandboxed solver runs (``isolation.thread_cpu``): a pool
+    worker's earlier tasks do not count against this shrink, so the budget stops it where it would
+    stop in a fresh process."""
+    return thread_cpu()
 
 
 def _start_shape(finding: Finding, board: Board) -> Shape:

@@ -12,11 +12,12 @@ from pathlib import Path
 import hanging_solver
 from conftest import board
 
+from minecheck import isolation
 from minecheck.answers import Mode
 from minecheck.campaign import Config, read_findings, run_campaign
 from minecheck.crosscheck import check_board
 from minecheck.findings import Kind
-from minecheck.isolation import Limits, Stop, stop_message
+from minecheck.isolation import Limits, Stop, sandbox, stop_message, thread_cpu
 from minecheck.registry import get_solver, run_solver
 
 BOARD = board("HHH/121")
@@ -269,3 +270,25 @@ def test_a_watchdog_that_was_itself_stopped_does_not_call_the_solver_idle(monkey
     polls.clear()
     monkeypatch.setattr(isolation, "WATCHDOG_STALL", 10.0)  # a stall this long would not count as one: idle
     assert isolation.watch(0, limits, answered) is isolation.Stop.IDLE
+
+
+class Spinner:
+    """Burns CPU in the sandbox, as a solver computing would."""
+
+    def spin(self, seconds: float) -> float:
+        end = time.thread_time() + seconds
+        while time.thread_time() < end:
+            pass
+        return seconds
+
+
+def test_thread_cpu_counts_a_live_sandbox_once_and_not_again_when_it_is_reaped():
+    # os.times() counts a sandbox's CPU only when it is waited for, so a shrink that replaced a
+    # sandbox made by an earlier task in the same worker was charged that task's CPU (a mineai@fixed
+    # shrink stopped after 26 calls and 8 s, where a fresh process ran 314 calls)
+    before = thread_cpu()
+    assert isolation.run(Spinner(), "spin", (0.3,), Limits(cpu=5)).value == 0.3
+    assert thread_cpu() - before >= 0.25, "the live sandbox's CPU counts while it lives"
+    mark = thread_cpu()
+    sandbox().close()  # the child is waited for here
+    assert abs(thread_cpu() - mark) < 0.1, "and is not counted a second time when it ends"
