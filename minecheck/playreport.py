@@ -4,8 +4,9 @@ decision findings' pages, from the run's files alone.
 Like the campaign report it never knows how a player works: it reads games.jsonl and
 findings.jsonl, replays recorded moves on the deal (``play.replay``), and reruns a player only to
 draw what its solver answered on a finding's board.  Decision findings are grouped by player and
-kind of bad move; the first ``per_flaw`` of each group are shrunk (cached in shrunk.jsonl) and
-drawn in full, the first ``pages_per_flaw`` get a page, and the table counts them all.
+kind of bad move; the first ``per_flaw`` of each group are shrunk (cached in shrunk.jsonl; more
+when none of them shrank) and drawn in full, the first ``pages_per_flaw`` get a page, and the
+table counts them all.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ ANCHORS: dict[str, tuple[tuple[str, float], ...]] = {
     "expert": (("Tu et al. 2017", 0.528), ("JSMinesweeper", 0.54)),
 }
 SHRINK_SECONDS = 120.0  # per finding: a sampler-based player makes every predicate call slow
+SHRINK_TRIES = 3  # findings of one group shrunk before the report shows a board no crop could reduce
 REPLAY_BOARDS = 8  # a lost game's replay draws the boards of its last decisions (all of its moves are listed)
 
 
@@ -66,9 +68,26 @@ def groups(findings: list[Finding]) -> dict[tuple[str, str], list[int]]:
 
 def shrink_groups(out: Path, findings: list[Finding], per_flaw: int, timeout: float,
                   pool: Executor | None = None) -> dict[int, dict]:
-    """Shrunk results for the first ``per_flaw`` findings of each group, by number (cached in shrunk.jsonl)."""
-    numbers = [n for ns in groups(findings).values() for n in ns[:per_flaw]]
-    return shrink_cached(out, findings, numbers, _shrink_one, timeout, pool)
+    """Shrunk results for the first ``per_flaw`` findings of each group, by number (cached in shrunk.jsonl).
+
+    A group none of whose shrinks made a board smaller tries its next finding, up to ``SHRINK_TRIES``
+    in all: a blind guess is a random draw over the covered cells, which lands elsewhere on every
+    cropped board, and another game's draw may survive the crops.
+    """
+    every = groups(findings)
+    chosen = {key: numbers[:per_flaw] for key, numbers in every.items()}
+    while True:
+        shrunk = shrink_cached(out, findings, [n for ns in chosen.values() for n in ns], _shrink_one, timeout, pool)
+        stuck = [key for key, ns in chosen.items()
+                 if len(ns) < min(SHRINK_TRIES, len(every[key])) and not any(_smaller(shrunk[n]) for n in ns)]
+        if not stuck:
+            return shrunk
+        for key in stuck:
+            chosen[key] = every[key][:len(chosen[key]) + 1]
+
+
+def _smaller(result: dict) -> bool:
+    return result["stats"]["cells_after"] < result["stats"]["cells_before"]
 
 
 def decision_results(f: Finding, board: Board, timeout: float) -> tuple[SolverResult, ...]:
@@ -182,7 +201,8 @@ def publish_play(out: Path, per_flaw: int = 1, pages_per_flaw: int = 20, pool: E
               "check": 100 * r.check_share, "errors": r.errors, "findings": r.decision_findings} for r in rates]
     found = []
     for (player, flaw), numbers in groups(findings).items():
-        small = [Finding.from_json(shrunk[n]["finding"]).board for n in numbers if n in shrunk]
+        small = [Finding.from_json(shrunk[n]["finding"]).board
+                 for n in sorted((n for n in numbers if n in shrunk), key=lambda n: shrunk[n]["stats"]["cells_after"])]
         found.append({"player": player, "flaw": flaw, "count": len(numbers), "boards": small,
                       "links": [{"href": page_name(n), "label": n} for n in numbers if n in paged],
                       "more": sum(1 for n in numbers if n not in paged)})

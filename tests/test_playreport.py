@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from minecheck import playreport
 from minecheck.answers import Mode
 from minecheck.findings import Finding, Kind
 from minecheck.play import PlayConfig, read_games, read_play_findings, run_play
 from minecheck.playreport import lost_game, publish_play
 from minecheck.plots import bar_chart, interval_plot, stacked_bars
+from minecheck.publish import finding_key
 from minecheck.report import CampaignSummary, render_index
 
 EVIL = '<script>alert(1)</script>"&'
@@ -93,3 +95,29 @@ def test_the_campaign_index_plots_findings_per_solver_and_kind_and_time_per_solv
     page = render_index(summary)
     assert page.count("<svg") == 2 and "Findings per solver and kind" in page and "Time per solver" in page
     assert "<script" not in page
+
+
+def _decision(index: int, flaw: str = "opened a certain mine") -> Finding:
+    return Finding(Kind.DECISION, "satdemo@seed", "exact", Mode.GLOBAL, (0,), "open r0c0 (blind)",
+                   "r0c0 is certainly a mine", "2x1x1\nHm\n", flaw, None, index)
+
+
+def _shrinks_that_fail_below(game: int):
+    """A stand-in for the shrinker: findings of games below ``game`` keep their size, the rest shrink."""
+    def shrink_one(f: Finding, timeout: float) -> dict:
+        tried.append(f.index)
+        after = 2 if f.index < game else 1
+        return {"key": finding_key(f), "finding": f.to_json(), "stats": {"cells_before": 2, "cells_after": after}}
+    tried: list[int] = []
+    return shrink_one, tried
+
+
+@pytest.mark.parametrize("first_that_shrinks, expected", [(0, [0]), (1, [0, 1]), (99, [0, 1, 2])])
+def test_a_group_whose_shrink_kept_its_size_tries_its_next_findings(tmp_path, monkeypatch, first_that_shrinks,
+                                                                     expected):
+    fake, tried = _shrinks_that_fail_below(first_that_shrinks)
+    monkeypatch.setattr(playreport, "_shrink_one", fake)
+    findings = [_decision(i) for i in range(5)] + [_decision(9, "guessed beside a safe cell")]
+    shrunk = playreport.shrink_groups(tmp_path, findings, per_flaw=1, timeout=1.0)
+    assert tried == expected[:1] + [9] + expected[1:], "one per group first, then the stuck group's next ones"
+    assert sorted(shrunk) == sorted(expected + [5]) and playreport.SHRINK_TRIES == 3
