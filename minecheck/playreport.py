@@ -70,24 +70,26 @@ def shrink_groups(out: Path, findings: list[Finding], per_flaw: int, timeout: fl
                   pool: Executor | None = None) -> dict[int, dict]:
     """Shrunk results for the first ``per_flaw`` findings of each group, by number (cached in shrunk.jsonl).
 
-    A group none of whose shrinks made a board smaller tries its next finding, up to ``SHRINK_TRIES``
-    in all: a blind guess is a random draw over the covered cells, which lands elsewhere on every
-    cropped board, and another game's draw may survive the crops.
+    A group none of whose shrinks got far (each ran to its end and left more than a quarter of the
+    board) tries its next finding, up to ``SHRINK_TRIES`` in all: a blind guess is a random draw over
+    the covered cells, which lands elsewhere on a cropped board, and another game's draw may survive
+    the crops.  A shrink cut short by its budget is not retried: the next would be as slow.
     """
     every = groups(findings)
     chosen = {key: numbers[:per_flaw] for key, numbers in every.items()}
     while True:
         shrunk = shrink_cached(out, findings, [n for ns in chosen.values() for n in ns], _shrink_one, timeout, pool)
         stuck = [key for key, ns in chosen.items()
-                 if len(ns) < min(SHRINK_TRIES, len(every[key])) and not any(_smaller(shrunk[n]) for n in ns)]
+                 if len(ns) < min(SHRINK_TRIES, len(every[key])) and not any(_got_far(shrunk[n]) for n in ns)]
         if not stuck:
             return shrunk
         for key in stuck:
             chosen[key] = every[key][:len(chosen[key]) + 1]
 
 
-def _smaller(result: dict) -> bool:
-    return result["stats"]["cells_after"] < result["stats"]["cells_before"]
+def _got_far(result: dict) -> bool:
+    stats = result["stats"]
+    return stats["cut_short"] or 4 * stats["cells_after"] <= stats["cells_before"]
 
 
 def decision_results(f: Finding, board: Board, timeout: float) -> tuple[SolverResult, ...]:

@@ -103,11 +103,13 @@ def _decision(index: int, flaw: str = "opened a certain mine") -> Finding:
 
 
 def _shrinks_that_fail_below(game: int):
-    """A stand-in for the shrinker: findings of games below ``game`` keep their size, the rest shrink."""
+    """A stand-in for the shrinker: findings of games below ``game`` keep most of their 8 cells, the rest
+    shrink to a quarter; game 7's shrink is cut short by its budget."""
     def shrink_one(f: Finding, timeout: float) -> dict:
         tried.append(f.index)
-        after = 2 if f.index < game else 1
-        return {"key": finding_key(f), "finding": f.to_json(), "stats": {"cells_before": 2, "cells_after": after}}
+        after = 3 if f.index < game else 2
+        stats = {"cells_before": 8, "cells_after": after, "cut_short": f.index == 7}
+        return {"key": finding_key(f), "finding": f.to_json(), "stats": stats}
     tried: list[int] = []
     return shrink_one, tried
 
@@ -117,7 +119,7 @@ def test_a_group_whose_shrink_kept_its_size_tries_its_next_findings(tmp_path, mo
                                                                      expected):
     fake, tried = _shrinks_that_fail_below(first_that_shrinks)
     monkeypatch.setattr(playreport, "_shrink_one", fake)
-    findings = [_decision(i) for i in range(5)] + [_decision(9, "guessed beside a safe cell")]
+    findings = [_decision(i) for i in range(5)] + [_decision(7, "guessed beside a safe cell")]
     shrunk = playreport.shrink_groups(tmp_path, findings, per_flaw=1, timeout=1.0)
-    assert tried == expected[:1] + [9] + expected[1:], "one per group first, then the stuck group's next ones"
+    assert tried == expected[:1] + [7] + expected[1:], "one per group first, then the stuck group's next ones"
     assert sorted(shrunk) == sorted(expected + [5]) and playreport.SHRINK_TRIES == 3
