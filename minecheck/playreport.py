@@ -5,7 +5,7 @@ Like the campaign report it never knows how a player works: it reads games.jsonl
 findings.jsonl, replays recorded moves on the deal (``play.replay``), and reruns a player only to
 draw what its solver answered on a finding's board.  Decision findings are grouped by player and
 kind of bad move; the first ``per_flaw`` of each group are shrunk (cached in shrunk.jsonl; more
-when none of them shrank) and drawn in full, the first ``pages_per_flaw`` get a page, and the
+when none of them got far) and drawn in full, the first ``pages_per_flaw`` get a page, and the
 table counts them all.
 """
 
