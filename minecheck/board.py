@@ -71,6 +71,14 @@ class Board:
         return self.width * self.height
 
 
+def crop_cell(width: int, cell: int, top: int, left: int, new_width: int, new_height: int) -> int | None:
+    """``cell`` of a ``width``-wide grid as a cell of the new_width x new_height grid cut from it with
+    its top-left at (top, left); None for a cell the crop removed."""
+    row, col = divmod(cell, width)
+    row, col = row - top, col - left
+    return row * new_width + col if 0 <= row < new_height and 0 <= col < new_width else None
+
+
 def neighbours(width: int, height: int, cell: int) -> tuple[int, ...]:
     """The up to eight cells around ``cell`` on a width x height grid, in row-major order."""
     row, col = divmod(cell, width)

@@ -27,7 +27,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from minecheck.answers import Mode
-from minecheck.board import Board, label
+from minecheck.board import Board, crop_cell, label
 from minecheck.boardtext import format_board, parse_board
 from minecheck.counter import Count, count_board
 from minecheck.findings import Finding, Kind
@@ -120,14 +120,7 @@ def replay_state(finding: Finding):
 def cropped_cell(width: int, board: Board, origin: tuple[int, int]) -> Callable[[int], int | None]:
     """A cell of a ``width``-wide board, as a cell of ``board`` cut from it with its top-left at
     ``origin`` (row, column); None for a cell the crop removed."""
-    top, left = origin
-
-    def where(cell: int) -> int | None:
-        row, col = divmod(cell, width)
-        row, col = row - top, col - left
-        return row * board.width + col if 0 <= row < board.height and 0 <= col < board.width else None
-
-    return where
+    return lambda cell: crop_cell(width, cell, *origin, board.width, board.height)
 
 
 def still_decides_badly(finding: Finding, timeout: float | None = 10.0

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from minecheck.answers import Mode
-from minecheck.board import COVERED, FLAG, Board
+from minecheck.board import COVERED, FLAG, Board, crop_cell
 from minecheck.boardtext import format_board, parse_board
 from minecheck.crosscheck import check_board
 from minecheck.decisions import still_decides_badly
@@ -223,12 +223,8 @@ def _crop(pos: Position, top: int, bottom: int, left: int, right: int) -> Positi
         raise ValueError("cropped to nothing")
 
     def keep(cells: Iterable[int]) -> frozenset[int]:
-        out = set()
-        for c in cells:
-            r, col = divmod(c, pos.width)
-            if top <= r < pos.height - bottom and left <= col < pos.width - right:
-                out.add((r - top) * w + (col - left))
-        return frozenset(out)
+        moved = (crop_cell(pos.width, c, top, left, w, h) for c in cells)
+        return frozenset(c for c in moved if c is not None)
 
     return Position(w, h, keep(pos.mines), keep(pos.opened), keep(pos.flags), pos.show_total)
 
