@@ -23,12 +23,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the other benchmarks, for their measuring code
 
-from minecheck.answers import Mode  # noqa: E402
-from minecheck.constraints import build_constraints  # noqa: E402
-from minecheck.generators import generate_board, recipe  # noqa: E402
+from minecheck.boards.generators import generate_board, recipe  # noqa: E402
+from minecheck.engine.constraints import build_constraints  # noqa: E402
+from minecheck.model.answers import Mode  # noqa: E402
 from minecheck.references import minisat  # noqa: E402
 from minecheck.references.model import models  # noqa: E402
-from minecheck.registry import get_solver, run_solver  # noqa: E402
+from minecheck.running.registry import get_solver, run_solver  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class Row:
 def counter_vs_enumeration(quick: bool) -> list[Row]:
     import counter as bench
 
-    from minecheck.counter import count_component
+    from minecheck.engine.counter import count_component
 
     ratios, big = [], []
     for _, comp in bench.components(quick):
@@ -132,7 +132,7 @@ def backbone(quick: bool) -> list[Row]:
 def crosscheck_cost(quick: bool) -> list[Row]:
     import crosscheck as bench
 
-    from minecheck.registry import REFERENCES
+    from minecheck.running.registry import REFERENCES
 
     ratios, to_sum = [], []
     for _, _, board in bench.positions(2 if quick else 10):
@@ -163,8 +163,8 @@ def jobs(quick: bool) -> list[Row]:
 def shrinking(quick: bool) -> list[Row]:
     import fuzz as bench
 
-    from minecheck.campaign import read_findings, run_campaign
-    from minecheck.shrink import shrink
+    from minecheck.campaigns.fuzz import read_findings, run_campaign
+    from minecheck.check.shrink import shrink
 
     with tempfile.TemporaryDirectory() as out:
         run_campaign(bench.SHRINKING, Path(out), boards=3 if quick else 10, jobs=2)
@@ -191,8 +191,8 @@ def persistent(quick: bool) -> list[Row]:
 def isolation(quick: bool) -> list[Row]:
     import isolation as bench
 
-    from minecheck.campaign import FIXED_SUBJECTS, Config, board_recipe
-    from minecheck.isolation import Limits
+    from minecheck.campaigns.fuzz import FIXED_SUBJECTS, Config, board_recipe
+    from minecheck.running.sandbox import Limits
 
     subjects = [s for s in FIXED_SUBJECTS if not s.startswith("simplex")]
     boards = [generate_board(board_recipe(Config(seed=11), i)) for i in range(10 if quick else 40)]

@@ -2,7 +2,7 @@
 
     python bench/articles.py [--games N] [--demos N]
 
-003's ``Main`` (ported in ``minecheck.players.articles``) on its own 100 Intermediate deals
+003's ``Main`` (ported in ``minecheck.play.players.articles``) on its own 100 Intermediate deals
 (game g: ``MineBoard(16, 16, 40, g)``, ``MineAi(g, 400, 100)``):
 
 * as printed: the wins Main counts (every game: the first move opens all cells before the mines
@@ -22,8 +22,8 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
-from minecheck.players.articles import WON, demo_004, main_003
-from minecheck.winrate import wilson
+from minecheck.play.players.articles import WON, demo_004, main_003
+from minecheck.play.winrate import wilson
 
 
 def rate(wins: int, games: int) -> str:

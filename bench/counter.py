@@ -13,9 +13,9 @@ import statistics
 import sys
 import time
 
-from minecheck.constraints import Component, build_constraints
-from minecheck.counter import count_board, count_component
-from minecheck.generators import generate_board, recipe
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.engine.constraints import Component, build_constraints
+from minecheck.engine.counter import count_board, count_component
 
 
 def enumerate_layouts(comp: Component, budget: float) -> tuple[int, float] | None:

@@ -41,18 +41,18 @@ from functools import partial
 import pulp
 from pulp.apis import coin_api
 
-import minecheck.crosscheck as crosscheck
-import minecheck.lpcheck as lpcheck
+import minecheck.check.crosscheck as crosscheck
+import minecheck.check.lpcheck as lpcheck
 import minecheck.references.cbc as cbc
 import minecheck.references.minisat as minisat
-from minecheck.answers import Mode
-from minecheck.board import Board
-from minecheck.constraints import build_constraints
-from minecheck.crosscheck import check_board
-from minecheck.generators import LEVELS as LEVELS_SIZE
-from minecheck.generators import generate_board, recipe
+from minecheck.boards.generators import LEVELS as LEVELS_SIZE
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.check.crosscheck import check_board
+from minecheck.engine.constraints import build_constraints
+from minecheck.model.answers import Mode
+from minecheck.model.board import Board
 from minecheck.references.model import models
-from minecheck.registry import REFERENCES, get_solver, run_solver
+from minecheck.running.registry import REFERENCES, get_solver, run_solver
 
 SUBJECTS = ("ilp@seed", "ilp@fixed", "dpll@seed", "dpll@fixed", "gibbs@seed", "gibbs@fixed",
             "simplex@seed", "simplex@fixed")

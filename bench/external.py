@@ -24,12 +24,12 @@ import sys
 import time
 from pathlib import Path
 
-from minecheck.campaign import Config, board_recipe
-from minecheck.crosscheck import modes_for
-from minecheck.discovery import lookup
-from minecheck.generators import generate_board
-from minecheck.isolation import Limits
-from minecheck.registry import build, get_solver, run_solver
+from minecheck.boards.generators import generate_board
+from minecheck.campaigns.fuzz import Config, board_recipe
+from minecheck.check.crosscheck import modes_for
+from minecheck.running.discovery import lookup
+from minecheck.running.registry import build, get_solver, run_solver
+from minecheck.running.sandbox import Limits
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "java"
 TARGET = 5.0  # persistent boards/s over cmd: boards/s

@@ -12,7 +12,7 @@ machine shared with others), the best ratio its board times allow on two workers
 yardstick measured just before each round, the ratio a pure-CPU loop gets from a pool of 2 over 1.
 
 Shrinking: a campaign of ``play:expert`` boards with the seed variants; per board one finding
-(the subjects taken in turn), shrunk by ``minecheck.shrink.shrink`` to a 1-minimal board.
+(the subjects taken in turn), shrunk by ``minecheck.check.shrink.shrink`` to a 1-minimal board.
 Timeout findings are skipped (their shrink is bounded by a time budget, not by the passes), and
 so are findings on general random LPs (no board).  Target: a median of at most 150 predicate calls.
 """
@@ -29,9 +29,9 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from minecheck.campaign import FIXED_SUBJECTS, SEED_SUBJECTS, Config, read_findings, run_campaign
-from minecheck.findings import Finding, Kind
-from minecheck.shrink import has_board, shrink
+from minecheck.campaigns.fuzz import FIXED_SUBJECTS, SEED_SUBJECTS, Config, read_findings, run_campaign
+from minecheck.check.findings import Finding, Kind
+from minecheck.check.shrink import has_board, shrink
 
 THROUGHPUT = Config(seed=2024, subjects=FIXED_SUBJECTS + ("ilp@seed", "gibbs@seed"))
 SHRINKING = Config(seed=7, subjects=SEED_SUBJECTS, generator="play:expert", timeout=3.0)

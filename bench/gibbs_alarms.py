@@ -3,7 +3,7 @@
     python bench/gibbs_alarms.py [--boards N] [--jobs J]
 
 For every board, each sampler's estimates are tested against the exact probabilities with the
-campaign's test (minecheck.stats): a board is flagged when some cell's |z| passes the
+campaign's test (minecheck.check.stats): a board is flagged when some cell's |z| passes the
 Bonferroni-corrected Student-t bound at ALPHA_BOARD.  Zero alarms in N boards only bounds the
 rate by about 3/N, so the calibration is shown too: the same test at looser levels (0.1, 0.01,
 0.001) must flag the fixed sampler at no more than about those rates.  Boards: seeded reveal
@@ -17,10 +17,10 @@ import math
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from minecheck.answers import Mode
-from minecheck.generators import generate_board, recipe
-from minecheck.registry import get_solver, run_solver
-from minecheck.stats import ALPHA_BOARD, BATCH_DOF, MARGIN
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.check.stats import ALPHA_BOARD, BATCH_DOF, MARGIN
+from minecheck.model.answers import Mode
+from minecheck.running.registry import get_solver, run_solver
 
 LEVELS = (0.1, 0.01, 0.001, ALPHA_BOARD)
 

@@ -15,13 +15,13 @@ import argparse
 import statistics
 import time
 
-from minecheck.campaign import FIXED_SUBJECTS, Config, board_recipe
-from minecheck.constraints import build_constraints
-from minecheck.crosscheck import check_board
-from minecheck.generators import generate_board
-from minecheck.isolation import Limits
+from minecheck.boards.generators import generate_board
+from minecheck.campaigns.fuzz import FIXED_SUBJECTS, Config, board_recipe
+from minecheck.check.crosscheck import check_board
+from minecheck.engine.constraints import build_constraints
 from minecheck.references import minisat
-from minecheck.registry import REFERENCES
+from minecheck.running.registry import REFERENCES
+from minecheck.running.sandbox import Limits
 
 REPEATS = 3
 

@@ -2,7 +2,7 @@
 
     python bench/play.py [--quick] [--games N] [--solvers NAMES]
 
-Every solver plays the same Intermediate games (``minecheck.play.play_game``, a safe 3x3 first
+Every solver plays the same Intermediate games (``minecheck.play.run.play_game``, a safe 3x3 first
 click, seed 2024) in one process, game by game with the solvers taken in turn, so that a change in
 the machine's load hits them all alike.  For each solver: games/s (games over the time its games
 took: its decisions plus their cross-check), milliseconds per decision, and the share of that time
@@ -18,7 +18,7 @@ import os
 import time
 from pathlib import Path
 
-from minecheck.play import PlayConfig, play_game
+from minecheck.play.run import PlayConfig, play_game
 
 SOLVERS = ("exact", "lookahead", "dpll@fixed", "ilp@fixed", "gibbs@fixed", "mineai@seed", "mineai@fixed",
            "satdemo@seed", "satdemo@fixed")

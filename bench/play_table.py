@@ -43,7 +43,7 @@ END = "<!-- play:end -->"
 
 def write() -> None:
     """Refresh each run's summary, keep it in fixtures/play, and put both tables in the README."""
-    from minecheck.play import write_summary
+    from minecheck.play.run import write_summary
 
     readme = (ROOT / "README.md").read_text()
     for marker, names in TABLES.items():

@@ -41,9 +41,9 @@ import test_dpll_java as dpll_test  # noqa: E402
 import test_gibbs_java as gibbs_test  # noqa: E402
 import test_ilp_java as ilp_test  # noqa: E402
 
-from minecheck.answers import Mode, Verdict  # noqa: E402
-from minecheck.board import Board  # noqa: E402
-from minecheck.generators import generate_board, recipe  # noqa: E402
+from minecheck.boards.generators import generate_board, recipe  # noqa: E402
+from minecheck.model.answers import Mode, Verdict  # noqa: E402
+from minecheck.model.board import Board  # noqa: E402
 from minecheck.solvers.dpll_seed import (  # noqa: E402
     JAVA_NESTED_COLLECT_MODELS,
     JAVA_NESTED_COLLECT_MODELS_SOMETIMES,

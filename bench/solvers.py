@@ -19,10 +19,10 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from minecheck.answers import Mode, SolverResult
-from minecheck.board import Board
-from minecheck.generators import generate_board, recipe
-from minecheck.registry import get_solver, run_solver
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.model.answers import Mode, SolverResult
+from minecheck.model.board import Board
+from minecheck.running.registry import get_solver, run_solver
 
 SOLVERS = ("exact", "ilp@seed", "ilp@fixed", "dpll@seed", "dpll@fixed", "gibbs@seed", "gibbs@fixed")
 LEVELS = ("intermediate", "expert")

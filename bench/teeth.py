@@ -1,4 +1,4 @@
-"""Proof of teeth: each seed defect alone, its first board in a fixed-seed campaign, shrunk (minecheck.teeth).
+"""Proof of teeth: each seed defect alone, its first board in a fixed-seed campaign, shrunk (minecheck.campaigns.teeth).
 
     python bench/teeth.py                 # print the table (and the JSON rows as they come)
     python bench/teeth.py --write         # also write fixtures/teeth.json and the README's table
@@ -13,7 +13,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from minecheck.teeth import BUDGET, SEED, all_teeth, render_table, to_json, with_table
+from minecheck.campaigns.teeth import BUDGET, SEED, all_teeth, render_table, to_json, with_table
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE, README = ROOT / "fixtures" / "teeth.json", ROOT / "README.md"

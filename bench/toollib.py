@@ -29,12 +29,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from minecheck.answers import Mode
-from minecheck.board import Board
-from minecheck.boardtext import format_board
-from minecheck.constraints import build_constraints
-from minecheck.counter import count_board
-from minecheck.generators import generate_board, recipe
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.engine.constraints import build_constraints
+from minecheck.engine.counter import count_board
+from minecheck.model.answers import Mode
+from minecheck.model.board import Board
+from minecheck.model.boardtext import format_board
 from minecheck.solvers.toollib import game_board  # the adapter's encoding: 10 covered, 11 flagged
 
 try:

@@ -9,16 +9,16 @@ import sys
 import time
 from pathlib import Path
 
-from minecheck.answers import Mode
-from minecheck.boardtext import BoardFormatError, read_board_arg
-from minecheck.discovery import FIXED_VARIANTS, LP_SOLVER_NAMES, SEED_VARIANTS, UnknownSolver, resolve
-from minecheck.isolation import DEFAULT_MEMORY_MIB, Limits
+from minecheck.model.answers import Mode
+from minecheck.model.boardtext import BoardFormatError, read_board_arg
 from minecheck.playcli import add_parsers as add_play_parsers
-from minecheck.registry import REFERENCES, remember
+from minecheck.running.discovery import FIXED_VARIANTS, LP_SOLVER_NAMES, SEED_VARIANTS, UnknownSolver, resolve
+from minecheck.running.registry import REFERENCES, remember
+from minecheck.running.sandbox import DEFAULT_MEMORY_MIB, Limits
 
 # Each command imports what it uses when it runs (jinja2, rich, numpy, CBC, dask are heavy), so that
 # `minecheck check` on a small board starts in a blink.
-DEFAULT_REGRESSIONS = Path("fixtures/regressions")  # minecheck.regressions.DEFAULT_REGRESSIONS, without importing it
+DEFAULT_REGRESSIONS = Path("fixtures/regressions")  # minecheck.campaigns.regressions.DEFAULT_REGRESSIONS, without importing it
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 
 
@@ -118,9 +118,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from minecheck.counter import default_mode
-    from minecheck.crosscheck import GROUND_TRUTH, check_board, solver
-    from minecheck.textview import as_json, findings_text, grid, side_by_side, summary
+    from minecheck.check.crosscheck import GROUND_TRUTH, check_board, solver
+    from minecheck.engine.counter import default_mode
+    from minecheck.report.textview import as_json, findings_text, grid, side_by_side, summary
 
     board = read_board_arg(args.board)
     mode = Mode(args.mode) if args.mode else default_mode(board)
@@ -155,13 +155,13 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _fuzz(args: argparse.Namespace) -> int:
-    from minecheck.baseline import load as load_baseline
-    from minecheck.campaign import Config, board_recipe, run_campaign
-    from minecheck.crosscheck import solver
-    from minecheck.progress import progress_bar
-    from minecheck.publish import publish, write_news
-    from minecheck.regressions import save_shrunk
-    from minecheck.workqueue import executor
+    from minecheck.campaigns.baseline import load as load_baseline
+    from minecheck.campaigns.fuzz import Config, board_recipe, run_campaign
+    from minecheck.campaigns.publish import publish, write_news
+    from minecheck.campaigns.regressions import save_shrunk
+    from minecheck.check.crosscheck import solver
+    from minecheck.report.progress import progress_bar
+    from minecheck.running.workqueue import executor
 
     started = time.perf_counter()
     subjects, references, definitions = _resolve(args)
@@ -204,10 +204,10 @@ def _fuzz(args: argparse.Namespace) -> int:
 
 
 def _baseline(args: argparse.Namespace) -> int:
-    from minecheck.baseline import Baseline, from_campaign
-    from minecheck.baseline import load as load_baseline
-    from minecheck.publish import shrunk_boards
-    from minecheck.workqueue import executor
+    from minecheck.campaigns.baseline import Baseline, from_campaign
+    from minecheck.campaigns.baseline import load as load_baseline
+    from minecheck.campaigns.publish import shrunk_boards
+    from minecheck.running.workqueue import executor
 
     if not (args.out / "campaign.json").exists():
         raise ValueError(f"{args.out} holds no campaign (no campaign.json)")
@@ -224,8 +224,8 @@ def _baseline(args: argparse.Namespace) -> int:
 
 def _solvers(args: argparse.Namespace) -> int:
     """Every solver by name: where it comes from, what it answers, its modes (or why it cannot be made)."""
-    from minecheck.discovery import named
-    from minecheck.registry import build
+    from minecheck.running.discovery import named
+    from minecheck.running.registry import build
 
     rows = []
     for name, definition in named().items():
@@ -254,7 +254,7 @@ def _solvers(args: argparse.Namespace) -> int:
 
 
 def _save_regression(args: argparse.Namespace) -> int:
-    from minecheck.regressions import save_numbered
+    from minecheck.campaigns.regressions import save_numbered
 
     print(save_numbered(args.out, args.number, args.to))
     return EXIT_OK

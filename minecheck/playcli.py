@@ -17,8 +17,8 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
-from minecheck.game import FirstClick
-from minecheck.players import DEFAULT_TIMEOUT, player_names
+from minecheck.play.game import FirstClick
+from minecheck.play.players import DEFAULT_TIMEOUT, player_names
 
 # The commands import what they run when they run (rich, the campaign's executors, the counter and
 # jinja2 are heavy), so that building the parser keeps every other command's start-up short.
@@ -86,9 +86,9 @@ def _names(text: str) -> tuple[str, ...]:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from minecheck.play import PlayConfig, run_play, write_summary
-    from minecheck.playreport import publish_play
-    from minecheck.workqueue import executor
+    from minecheck.play.report import publish_play
+    from minecheck.play.run import PlayConfig, run_play, write_summary
+    from minecheck.running.workqueue import executor
 
     started = time.perf_counter()
     config = PlayConfig(args.seed, _names(args.solvers), args.size, args.first_click, args.timeout, args.first_cell)
@@ -117,9 +117,9 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _decide(args: argparse.Namespace) -> int:
-    from minecheck.boardtext import read_board_arg
-    from minecheck.decisions import explain, judge
-    from minecheck.players import get_player
+    from minecheck.model.boardtext import read_board_arg
+    from minecheck.play.decisions import explain, judge
+    from minecheck.play.players import get_player
 
     board = replace(read_board_arg(args.board), truth=None)  # the player never sees the hidden mines
     if board.total_mines is None:

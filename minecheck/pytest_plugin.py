@@ -128,11 +128,11 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 def load_board(path: Path):
     """The board a corpus file holds: board text (``.mine``), or the board of a saved finding (``.json``)."""
-    from minecheck.boardtext import BoardFormatError, parse_board
+    from minecheck.model.boardtext import BoardFormatError, parse_board
 
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".json":
-        from minecheck.findings import Finding
+        from minecheck.check.findings import Finding
 
         try:
             text = Finding.from_json(text).board

@@ -2,7 +2,7 @@
 
 Every strategy draws what a board is made of - its size, which cells are mines, which safe cells
 are opened, which mines are flagged, whether the header states the total - from hypothesis
-primitives, and renders the board from those choices (``minecheck.position``).  So every board
+primitives, and renders the board from those choices (``minecheck.model.position``).  So every board
 drawn is consistent by construction (``inconsistent_boards`` aside), and hypothesis shrinks it as
 it shrinks anything: towards fewer mines, opened cells and flags, cells nearer the top left, a
 smaller board, and a total that is not stated.
@@ -29,12 +29,12 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.strategies import SearchStrategy
 
-from minecheck.answers import Mode
-from minecheck.board import Board, neighbours
-from minecheck.contradictions import CHANGES, contradicting_digits, contradicting_totals, with_digit
-from minecheck.counter import count_board
-from minecheck.generators import LEVELS, extreme_mines, play_out
-from minecheck.position import Position, render
+from minecheck.boards.contradictions import CHANGES, contradicting_digits, contradicting_totals, with_digit
+from minecheck.boards.generators import LEVELS, extreme_mines, play_out
+from minecheck.engine.counter import count_board
+from minecheck.model.answers import Mode
+from minecheck.model.board import Board, neighbours
+from minecheck.model.position import Position, render
 
 Size = int | tuple[int, int] | SearchStrategy
 Share = float | tuple[float, float] | SearchStrategy  # of the cells (mines), safe cells (opened), mines (flags)

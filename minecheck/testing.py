@@ -3,12 +3,12 @@
 On a disagreement it fails with an ``AssertionError`` that a reader can act on without minecheck
 open: what each side says, the board shrunk by minecheck's shrinker (as board text), the one-line
 ``minecheck check`` command that replays it, and the path of an HTML page that draws it.  Pages
-are written under ``.minecheck/findings/`` in the working directory (the environment variable
+are written under ``.minecheck/check/findings/`` in the working directory (the environment variable
 ``MINECHECK_PAGES``, or the ``pages`` argument, names another folder).
 
 The solver may be a ``Solver`` object, a name (built-in, an import path ``pkg.mod:thing``, or
 ``cmd:COMMAND``), or a plain function ``f(board_text, mode) -> dict`` answering the protocol's
-JSON object (``minecheck.protocol``).
+JSON object (``minecheck.running.protocol``).
 """
 
 from __future__ import annotations
@@ -22,19 +22,19 @@ from dataclasses import asdict, replace
 from functools import cache
 from pathlib import Path
 
-from minecheck.answers import Mode
-from minecheck.board import Board
-from minecheck.boardtext import format_board, parse_board
-from minecheck.crosscheck import check_board, modes_for
-from minecheck.crosscheck import solver as named_solver
-from minecheck.discovery import UnknownSolver, lookup
-from minecheck.findings import Finding, Kind
-from minecheck.isolation import Limits
-from minecheck.registry import FunctionSolver, Solver, require_mode
-from minecheck.regressions import file_name
-from minecheck.report import FindingPage, render_finding, replay_command
-from minecheck.shrink import Shrunk, shrink
-from minecheck.textview import findings_text
+from minecheck.campaigns.regressions import file_name
+from minecheck.check.crosscheck import check_board, modes_for
+from minecheck.check.crosscheck import solver as named_solver
+from minecheck.check.findings import Finding, Kind
+from minecheck.check.shrink import Shrunk, shrink
+from minecheck.model.answers import Mode
+from minecheck.model.board import Board
+from minecheck.model.boardtext import format_board, parse_board
+from minecheck.report.pages import FindingPage, render_finding, replay_command
+from minecheck.report.textview import findings_text
+from minecheck.running.discovery import UnknownSolver, lookup
+from minecheck.running.registry import FunctionSolver, Solver, require_mode
+from minecheck.running.sandbox import Limits
 
 PAGES = Path(".minecheck") / "findings"  # where failure pages go, from the working directory
 PAGES_VARIABLE = "MINECHECK_PAGES"
@@ -78,7 +78,7 @@ def as_solver(solver) -> Solver:
     """The Solver a thing stands for: a Solver as it is, a name through the registry, a class made
     without arguments, a protocol function wrapped (named by its import path when it has one)."""
     if isinstance(solver, str):
-        return named_solver(solver)  # one per name: its sandbox is forked once (minecheck.isolation)
+        return named_solver(solver)  # one per name: its sandbox is forked once (minecheck.running.sandbox)
     if isinstance(solver, type):
         solver = solver()
     if isinstance(solver, Solver):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, settings
 
-from minecheck.boardtext import parse_board
+from minecheck.model.boardtext import parse_board
 
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True,
                           suppress_health_check=[HealthCheck.too_slow])

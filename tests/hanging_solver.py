@@ -15,8 +15,8 @@ import sys
 import time
 from dataclasses import replace
 
-from minecheck.answers import Mode, SolverResult
-from minecheck.board import Board
+from minecheck.model.answers import Mode, SolverResult
+from minecheck.model.board import Board
 from minecheck.solvers.exact import ExactSolver
 
 
@@ -127,7 +127,7 @@ class SpuriousStopSolver(_LikeExact):
     def solve(self, board: Board, mode: Mode) -> SolverResult:
         from pathlib import Path
 
-        from minecheck.isolation import CpuBudget
+        from minecheck.running.sandbox import CpuBudget
 
         if not Path(self.marker).exists():
             Path(self.marker).write_text("stopped once")

@@ -18,9 +18,9 @@ import subprocess
 import sys
 import time
 
-from minecheck.answers import Mode
-from minecheck.boardtext import parse_board
-from minecheck.counter import count_board
+from minecheck.engine.counter import count_board
+from minecheck.model.answers import Mode
+from minecheck.model.boardtext import parse_board
 
 
 def answer(text: str, mode: str, how: str | None) -> dict | str:

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from minecheck.answers import Mode
-from minecheck.attribution import MAX_CELLS, PORTED, explained_by
-from minecheck.boardtext import parse_board
-from minecheck.defects import DEFECTS
-from minecheck.findings import Finding, Kind
+from minecheck.campaigns.attribution import MAX_CELLS, PORTED, explained_by
+from minecheck.check.findings import Finding, Kind
+from minecheck.model.answers import Mode
+from minecheck.model.boardtext import parse_board
+from minecheck.solvers.defects import DEFECTS
 
 ROWS = [r for r in json.loads((Path(__file__).resolve().parent.parent / "fixtures/teeth.json").read_text())["teeth"]
         if r["board"] and r["solver"] in PORTED and parse_board(r["board"]).size <= MAX_CELLS]

@@ -6,11 +6,11 @@ import json
 
 from conftest import board
 
-from minecheck.answers import Mode
-from minecheck.baseline import Baseline, Signature, canonical, news
-from minecheck.boardtext import format_board
+from minecheck.campaigns.baseline import Baseline, Signature, canonical, news
+from minecheck.check.findings import Finding, Kind
 from minecheck.cli import main
-from minecheck.findings import Finding, Kind
+from minecheck.model.answers import Mode
+from minecheck.model.boardtext import format_board
 
 
 def fuzz(out, *options) -> int:
@@ -41,7 +41,7 @@ def test_a_rerun_against_its_own_baseline_exits_0_and_another_solver_is_news(tmp
     assert fresh and {row["subject"] for row in fresh} == {"hanging_solver:RaisingSolver"}
     known_defects = {row["explained_by"] for row in rows if row["subject"] == "gibbs@seed"}
     assert known_defects and None not in known_defects and all(d.startswith("gibbs-") for d in known_defects)
-    from minecheck.publish import publish
+    from minecheck.campaigns.publish import publish
 
     index = publish(tmp_path / "more", per_signature=1).read_text()
     assert index.index("New since the baseline") < index.index("Findings by signature"), "the news come first"
@@ -64,7 +64,7 @@ def test_a_bad_baseline_file_is_bad_input_naming_it(tmp_path, capsys):
 
 
 def test_a_shrink_cut_short_is_no_signature(tmp_path):
-    from minecheck.publish import finding_key, shrunk_boards
+    from minecheck.campaigns.publish import finding_key, shrunk_boards
 
     assert fuzz(tmp_path, "--solvers", "ilp@seed") == 1
     findings, boards = shrunk_boards(tmp_path, 1)
@@ -84,7 +84,7 @@ def test_a_crash_with_a_known_exception_is_no_news_on_another_board():
     f = crash("39x1\n" + "H1H" * 13 + "\n", "JavaStackOverflow: StackOverflowError: after 4372 nested calls")
     g = crash("14x4\n" + "H" * 56 + "\n", "JavaStackOverflow: StackOverflowError: after 4372 nested calls")
     h = crash("14x4\n" + "H" * 56 + "\n", "IndexError: index 3 out of range")
-    from minecheck.baseline import from_campaign
+    from minecheck.campaigns.baseline import from_campaign
 
     known = from_campaign([f], {0: f.board})
     assert news([g], {0: g.board}, known) == {}, "the same exception on another board"
@@ -93,7 +93,7 @@ def test_a_crash_with_a_known_exception_is_no_news_on_another_board():
 
 
 def json_rows(b: Baseline):
-    from minecheck.baseline import Signature as S
+    from minecheck.campaigns.baseline import Signature as S
 
     return {S(**row) for row in json.loads(b.to_json())["signatures"]}
 
@@ -102,8 +102,8 @@ def test_the_nightly_baseline_loads_and_holds_only_the_seed_variants_defects():
     import re
     from pathlib import Path
 
-    from minecheck.baseline import load
-    from minecheck.discovery import FIXED_VARIANTS, SEED_VARIANTS
+    from minecheck.campaigns.baseline import load
+    from minecheck.running.discovery import FIXED_VARIANTS, SEED_VARIANTS
 
     root = Path(__file__).resolve().parent.parent
     workflow = (root / ".github/workflows/nightly.yml").read_text()

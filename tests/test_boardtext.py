@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from minecheck.board import COVERED, FLAG, Board
-from minecheck.boardtext import BoardFormatError, format_board, parse_board, read_board_arg
-from minecheck.generators import generate_board, recipe
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.model.board import COVERED, FLAG, Board
+from minecheck.model.boardtext import BoardFormatError, format_board, parse_board, read_board_arg
 
 
 def test_reads_header_rows_flags_and_total():

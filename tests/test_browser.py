@@ -19,8 +19,8 @@ import pytest
 from PIL import Image
 from test_report import Page
 
-from minecheck.boardtext import parse_board
 from minecheck.cli import main
+from minecheck.model.boardtext import parse_board
 
 pytestmark = pytest.mark.browser
 

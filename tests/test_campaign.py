@@ -10,10 +10,10 @@ from pathlib import Path
 import hanging_solver
 import pytest
 
-from minecheck.campaign import WHOLE_BOARD, Config, board_recipe, check_index, read_findings, run_campaign
+from minecheck.boards.generators import generate_board
+from minecheck.campaigns.fuzz import WHOLE_BOARD, Config, board_recipe, check_index, read_findings, run_campaign
+from minecheck.check.findings import Kind
 from minecheck.cli import main
-from minecheck.findings import Kind
-from minecheck.generators import generate_board
 
 # small, fast boards; ilp@seed finds something on nearly every board, ilp@fixed on none
 SMALL = Config(seed=1, subjects=("ilp@seed", "ilp@fixed"), references=("exact",), generator="reveal", timeout=5.0)
@@ -170,8 +170,8 @@ def test_a_dask_cluster_gives_the_same_findings_as_local_processes(uninterrupted
 
 def test_the_fixed_variants_and_the_references_raise_no_false_alarm_on_the_default_mix(tmp_path):
     """The nightly's 10,000-board false-alarm run (README: Proof of teeth), short: every kind of board in the mix."""
-    from minecheck.discovery import FIXED_VARIANTS
-    from minecheck.registry import REFERENCES
+    from minecheck.running.discovery import FIXED_VARIANTS
+    from minecheck.running.registry import REFERENCES
 
     config = Config(seed=20261202, subjects=FIXED_VARIANTS, references=REFERENCES, generator="mix", timeout=10.0)
     run_campaign(config, tmp_path, boards=48, jobs=2)

@@ -6,12 +6,12 @@ from fractions import Fraction
 
 from conftest import board
 
-from minecheck.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
-from minecheck.compare import compare
-from minecheck.crosscheck import check_board
-from minecheck.findings import Finding, Kind
-from minecheck.generators import recipe
-from minecheck.stats import critical_z
+from minecheck.boards.generators import recipe
+from minecheck.check.compare import compare
+from minecheck.check.crosscheck import check_board
+from minecheck.check.findings import Finding, Kind
+from minecheck.check.stats import critical_z
+from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 
 ALL = frozenset(Answers)
 S, M, U = Verdict.SAFE, Verdict.MINE, Verdict.UNKNOWN

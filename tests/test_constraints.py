@@ -7,8 +7,8 @@ from conftest import board
 from hypothesis import given
 from hypothesis import strategies as st
 
-from minecheck.constraints import Contradiction, build_constraints
-from minecheck.generators import generate_board, recipe
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.engine.constraints import Contradiction, build_constraints
 
 
 def test_equation_per_digit_subtracts_flags_and_lists_covered_neighbours():

@@ -3,12 +3,12 @@ reference call it inconsistent (with a reason) rather than answer it."""
 
 from __future__ import annotations
 
-from minecheck.answers import Mode
-from minecheck.campaign import MIX
-from minecheck.counter import count_board
-from minecheck.crosscheck import check_board
-from minecheck.discovery import FIXED_VARIANTS
-from minecheck.generators import generate_board, recipe
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.campaigns.fuzz import MIX
+from minecheck.check.crosscheck import check_board
+from minecheck.engine.counter import count_board
+from minecheck.model.answers import Mode
+from minecheck.running.discovery import FIXED_VARIANTS
 
 
 def test_a_changed_digit_leaves_no_layout_and_a_changed_total_none_with_the_total():

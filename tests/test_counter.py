@@ -10,16 +10,16 @@ from conftest import FIXTURES, board
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from minecheck import sweep as sweep_module
-from minecheck.answers import Mode, Verdict, verdict_of
-from minecheck.board import COVERED, FLAG, Board
-from minecheck.boardtext import parse_board
-from minecheck.boxorder import cuthill_mckee, narrow_order, sweep_order
-from minecheck.brute import brute_count
-from minecheck.constraints import build_constraints
-from minecheck.counter import count_board, count_component
-from minecheck.generators import generate_board, recipe
-from minecheck.sweep import enumerate_boxes, pack, plan, slot_for, sweep, unpack
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.engine import sweep as sweep_module
+from minecheck.engine.boxorder import cuthill_mckee, narrow_order, sweep_order
+from minecheck.engine.constraints import build_constraints
+from minecheck.engine.counter import count_board, count_component
+from minecheck.engine.enumeration import brute_count
+from minecheck.engine.sweep import enumerate_boxes, pack, plan, slot_for, sweep, unpack
+from minecheck.model.answers import Mode, Verdict, verdict_of
+from minecheck.model.board import COVERED, FLAG, Board
+from minecheck.model.boardtext import parse_board
 
 
 def fixture(name):

@@ -10,17 +10,17 @@ from fractions import Fraction
 import pytest
 from conftest import board
 
-from minecheck.answers import Mode
-from minecheck.boardtext import parse_board
+from minecheck.check.findings import Kind
+from minecheck.check.shrink import shrink
 from minecheck.cli import main
-from minecheck.counter import count_board
-from minecheck.decisions import DECISION_MARGIN, Flaw, cropped_cell, judge, still_decides_badly
-from minecheck.findings import Kind
-from minecheck.game import Action, Move
-from minecheck.play import PlayConfig, play_game
-from minecheck.players import get_player, relocated
-from minecheck.report import replay_command
-from minecheck.shrink import shrink
+from minecheck.engine.counter import count_board
+from minecheck.model.answers import Mode
+from minecheck.model.boardtext import parse_board
+from minecheck.play.decisions import DECISION_MARGIN, Flaw, cropped_cell, judge, still_decides_badly
+from minecheck.play.game import Action, Move
+from minecheck.play.players import get_player, relocated
+from minecheck.play.run import PlayConfig, play_game
+from minecheck.report.pages import replay_command
 
 
 def flaws(text: str, *moves: Move) -> list[Flaw]:

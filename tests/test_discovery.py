@@ -12,16 +12,16 @@ from pathlib import Path
 import pytest
 from conftest import board
 
-from minecheck import discovery
-from minecheck.answers import Answers, Mode
 from minecheck.cli import main
-from minecheck.discovery import Definition, UnknownSolver, lookup
-from minecheck.registry import FunctionSolver, build, get_solver, run_solver
+from minecheck.model.answers import Answers, Mode
+from minecheck.running import discovery
+from minecheck.running.discovery import Definition, UnknownSolver, lookup
+from minecheck.running.registry import FunctionSolver, build, get_solver, run_solver
 
 PROGRAM = Path(__file__).resolve().parent / "protocol_program.py"
 
 SOLVER_MODULE = '''
-from minecheck.answers import Answers, Mode
+from minecheck.model.answers import Answers, Mode
 from minecheck.solvers.exact import ExactSolver
 
 

@@ -15,12 +15,12 @@ from conftest import board
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minecheck.answers import Answers, Mode, Verdict, verdict_of
-from minecheck.board import FLAG, Board
-from minecheck.constraints import build_constraints
-from minecheck.counter import count_board
-from minecheck.generators import generate_board, recipe
-from minecheck.registry import run_solver
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.engine.constraints import build_constraints
+from minecheck.engine.counter import count_board
+from minecheck.model.answers import Answers, Mode, Verdict, verdict_of
+from minecheck.model.board import FLAG, Board
+from minecheck.running.registry import run_solver
 from minecheck.solvers import dpll_seed
 from minecheck.solvers.cnf import (
     NegativeArraySizeException,
@@ -437,8 +437,8 @@ def test_the_fixed_solver_counts_the_total_in_rather_than_asking_sat_through_a_c
     """The total settles every covered cell here; asked through a counter, this DPLL (no clause learning)
     took 24 s to prove it.  The verdicts with the total now come from the counts: no SAT call beyond
     the digits' own two per cell."""
-    from minecheck.boardtext import parse_board
-    from minecheck.registry import get_solver
+    from minecheck.model.boardtext import parse_board
+    from minecheck.running.registry import get_solver
 
     b = parse_board("7x7x23/FHHmmmm/m33mmmH/HFH2H2H/mmHHHHH/m4mm2mF/HHHHHHm/mm1Hmmm".replace("/", "\n"))
     result = fixed_solver().solve(b, Mode.GLOBAL)

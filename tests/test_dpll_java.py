@@ -17,10 +17,10 @@ import pytest
 from conftest import board
 from javabuild import compile_java
 
-from minecheck.answers import Mode, Verdict
-from minecheck.board import COVERED, FLAG, Board
-from minecheck.generators import generate_board, recipe
-from minecheck.registry import run_solver
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.model.answers import Mode, Verdict
+from minecheck.model.board import COVERED, FLAG, Board
+from minecheck.running.registry import run_solver
 from minecheck.solvers import dpll_seed
 from minecheck.solvers.dpll_seed import JAVA_NESTED_COLLECT_MODELS, seed_solver
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from minecheck.answers import Mode
-from minecheck.board import Board
-from minecheck.boardtext import format_board
-from minecheck.campaign import MIX
-from minecheck.counter import count_board
-from minecheck.generators import EDGE_SHAPES, edge_shape, extreme_mines, generate_board, recipe
-from minecheck.position import Position, render
+from minecheck.boards.generators import EDGE_SHAPES, edge_shape, extreme_mines, generate_board, recipe
+from minecheck.campaigns.fuzz import MIX
+from minecheck.engine.counter import count_board
+from minecheck.model.answers import Mode
+from minecheck.model.board import Board
+from minecheck.model.boardtext import format_board
+from minecheck.model.position import Position, render
 
 SEEDS = range(40)
 

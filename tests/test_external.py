@@ -18,15 +18,15 @@ from conftest import board
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minecheck.answers import Mode, Verdict
-from minecheck.campaign import Config, read_findings, run_campaign
+from minecheck.campaigns.fuzz import Config, read_findings, run_campaign
+from minecheck.check.crosscheck import check_board
+from minecheck.check.findings import Kind
 from minecheck.cli import main
-from minecheck.crosscheck import check_board
-from minecheck.discovery import lookup, resolve
-from minecheck.findings import Kind
-from minecheck.isolation import Limits
-from minecheck.protocol import ProtocolError, board_text, decode_answer
-from minecheck.registry import build, get_solver, run_solver
+from minecheck.model.answers import Answers, Mode, Verdict
+from minecheck.running.discovery import lookup, resolve
+from minecheck.running.protocol import ProtocolError, board_text, decode_answer
+from minecheck.running.registry import build, get_solver, run_solver
+from minecheck.running.sandbox import Limits
 
 PROGRAM = Path(__file__).resolve().parent / "protocol_program.py"
 LIMITS = Limits(cpu=2.0, idle=1.0)
@@ -143,7 +143,7 @@ def test_answers_are_parsed_exactly_and_partially():
     result = decode_answer(json.dumps({"schema": 1, "cells": [{"row": 0, "col": 1, "probability": "0/1"}]}),
                            b, Mode.LOCAL, "p")
     assert result.cells[0].probability == Fraction(0) and result.partial
-    assert result.claims == frozenset({__import__("minecheck.answers").answers.Answers.PROBABILITIES})
+    assert result.claims == frozenset({Answers.PROBABILITIES})
 
 
 @pytest.mark.parametrize("answer, message", [
@@ -163,7 +163,7 @@ def test_a_plain_python_function_speaks_the_protocol_too():
     def only_safe_cells(text: str, mode: str) -> dict:
         return {"schema": 1, "cells": [{"row": 0, "col": 1, "verdict": "safe"}]}
 
-    from minecheck.registry import FunctionSolver
+    from minecheck.running.registry import FunctionSolver
 
     (checked,) = check_board(board("HHH/121"), [FunctionSolver("f", only_safe_cells)], [Mode.LOCAL], ["exact"])
     assert checked.findings == ()  # the cells left out claim nothing
@@ -194,7 +194,7 @@ def answers(draw):
 def test_the_fast_schema_check_agrees_with_the_published_json_schema(answer):
     from jsonschema import Draft202012Validator
 
-    from minecheck.protocol import answer_schema, follows_schema
+    from minecheck.running.protocol import answer_schema, follows_schema
 
     assert follows_schema(answer) == Draft202012Validator(answer_schema()).is_valid(answer)
 

@@ -7,10 +7,10 @@ import sys
 
 import pytest
 
-from minecheck.answers import Verdict, verdict_of
-from minecheck.boardtext import format_board
-from minecheck.counter import count_board
-from minecheck.generators import LEVELS, generate_board, recipe
+from minecheck.boards.generators import LEVELS, generate_board, recipe
+from minecheck.engine.counter import count_board
+from minecheck.model.answers import Verdict, verdict_of
+from minecheck.model.boardtext import format_board
 
 
 @pytest.mark.parametrize("rec", [
@@ -21,8 +21,8 @@ from minecheck.generators import LEVELS, generate_board, recipe
 def test_same_recipe_same_board_even_in_another_process(rec):
     here = format_board(generate_board(rec))
     assert here == format_board(generate_board(rec))
-    code = ("from minecheck.generators import recipe, generate_board\n"
-            "from minecheck.boardtext import format_board\n"
+    code = ("from minecheck.boards.generators import recipe, generate_board\n"
+            "from minecheck.model.boardtext import format_board\n"
             f"rec = recipe({rec.generator!r}, {rec.seed}, **{dict(rec.params)!r})\n"
             "print(format_board(generate_board(rec)), end='')")
     other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
@@ -60,6 +60,6 @@ def test_reveal_opens_only_safe_cells_with_true_digits():
 
 
 def test_stress_makes_a_large_component():
-    from minecheck.constraints import build_constraints
+    from minecheck.engine.constraints import build_constraints
     b = generate_board(recipe("stress", 0, open_prob=0.3))
     assert max(len(c.cells) for c in build_constraints(b).components) >= 100

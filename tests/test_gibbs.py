@@ -9,11 +9,11 @@ from conftest import FIXTURES, board
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minecheck.answers import Answers, Mode, Verdict
-from minecheck.boardtext import parse_board
-from minecheck.counter import count_board
-from minecheck.generators import generate_board, recipe
-from minecheck.registry import get_solver
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.engine.counter import count_board
+from minecheck.model.answers import Answers, Mode, Verdict
+from minecheck.model.boardtext import parse_board
+from minecheck.running.registry import get_solver
 from minecheck.solvers.gibbs_fixed import ChainSettings, FixedGibbs
 from minecheck.solvers.gibbs_seed import SeedGibbs, seed_verdict
 from minecheck.solvers.javarand import JavaRandom, hash_order, string_hash

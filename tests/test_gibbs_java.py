@@ -15,10 +15,10 @@ import pytest
 from conftest import FIXTURES, board
 from javabuild import compile_java
 
-from minecheck.answers import Mode
-from minecheck.board import COVERED, FLAG, Board
-from minecheck.boardtext import parse_board
-from minecheck.generators import generate_board, recipe
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.model.answers import Mode
+from minecheck.model.board import COVERED, FLAG, Board
+from minecheck.model.boardtext import parse_board
 from minecheck.solvers.gibbs_seed import SeedGibbs, article_constraints, article_key
 from minecheck.solvers.javarand import JavaRandom, hash_order, spread, string_hash
 

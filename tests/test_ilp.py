@@ -10,11 +10,11 @@ from conftest import board
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minecheck.answers import Mode, Verdict, verdict_of
-from minecheck.board import Board
-from minecheck.constraints import build_constraints
-from minecheck.counter import count_board, count_component
-from minecheck.generators import generate_board, recipe
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.engine.constraints import build_constraints
+from minecheck.engine.counter import count_board, count_component
+from minecheck.model.answers import Mode, Verdict, verdict_of
+from minecheck.model.board import Board
 from minecheck.solvers.ilp_fixed import component_model, fixed_solver, global_model, relaxation_lp
 from minecheck.solvers.ilp_seed import (
     INTEGRAL_TOL,

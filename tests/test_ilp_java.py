@@ -15,8 +15,8 @@ from conftest import board
 from javabuild import compile_java
 from test_simplex import BEALE, SEED_CYCLES
 
-from minecheck.board import COVERED, FLAG, Board
-from minecheck.generators import generate_board, recipe
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.model.board import COVERED, FLAG, Board
 from minecheck.solvers.ilp_seed import ArrayIndexOutOfBoundsException, seed_analyze, seed_components
 from minecheck.solvers.simplex import INFEASIBLE, LP, IllegalStateException, solve_seed
 

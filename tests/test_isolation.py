@@ -12,13 +12,13 @@ from pathlib import Path
 import hanging_solver
 from conftest import board
 
-from minecheck import isolation
-from minecheck.answers import Mode
-from minecheck.campaign import Config, read_findings, run_campaign
-from minecheck.crosscheck import check_board
-from minecheck.findings import Kind
-from minecheck.isolation import Limits, Stop, sandbox, stop_message, thread_cpu
-from minecheck.registry import get_solver, run_solver
+from minecheck.campaigns.fuzz import Config, read_findings, run_campaign
+from minecheck.check.crosscheck import check_board
+from minecheck.check.findings import Kind
+from minecheck.model.answers import Mode
+from minecheck.running import sandbox as isolation
+from minecheck.running.registry import get_solver, run_solver
+from minecheck.running.sandbox import Limits, Stop, sandbox, stop_message, thread_cpu
 
 BOARD = board("HHH/121")
 FAST = Limits(cpu=0.5, memory_mib=256, idle=3.0)  # idle well above the budget: a loaded machine is not idle
@@ -140,7 +140,7 @@ def test_hanging_and_hungry_solvers_are_stopped_on_a_dask_cluster(tmp_path):
 
 def _off_by_one(real):
     """A faulty reading of the digits: each equation that could take one more mine is told it has one."""
-    from minecheck import constraints
+    from minecheck.engine import constraints
 
     def read(*args):
         system = real(*args)
@@ -153,7 +153,7 @@ def _off_by_one(real):
 
 
 def _flagged_after_fault(monkeypatch, module, name) -> set[str]:
-    from minecheck import constraints
+    from minecheck.engine import constraints
 
     monkeypatch.setattr(module, name, _off_by_one(getattr(module, name)))
     constraints.build_constraints.cache_clear()
@@ -165,15 +165,15 @@ def _flagged_after_fault(monkeypatch, module, name) -> set[str]:
 
 
 def test_a_fault_where_the_exact_counter_reads_the_board_is_seen_by_every_other_reference(monkeypatch):
-    from minecheck import counter
+    from minecheck.engine import counter
 
     assert _flagged_after_fault(monkeypatch, counter, "read_constraints") == {"cbc", "minisat", "brute"}
 
 
 def test_a_fault_where_cbc_and_minisat_read_the_board_is_seen_by_the_independent_readers(monkeypatch):
-    """cbc and minisat read the board through minecheck.constraints (registry.system_or_refusal); exact reads it
-    with its own scan (minecheck.scan) and brute on its own: a fault in the shared reading cannot go unseen."""
-    from minecheck import registry
+    """cbc and minisat read the board through minecheck.engine.constraints (registry.system_or_refusal); exact reads it
+    with its own scan (minecheck.engine.scan) and brute on its own: a fault in the shared reading cannot go unseen."""
+    from minecheck.running import registry
 
     flagged = _flagged_after_fault(monkeypatch, registry, "build_constraints")
     assert flagged == {"cbc", "minisat"}
@@ -213,7 +213,7 @@ def test_the_sandbox_sets_no_kernel_cpu_limit():
     (an innocent run 'ran out' after 0.7 s of wall): the budget is the sandbox's own timer and the watchdog."""
     import resource
 
-    from minecheck import isolation
+    from minecheck.running import sandbox as isolation
 
     run("exact")  # a sandbox that has served a call
     outcome = isolation.run(_Probe(), "cpu_limit", (), FAST)
@@ -225,8 +225,8 @@ def test_a_sandbox_busy_in_a_call_does_not_outlive_its_caller():
     import signal
 
     code = (f"import sys; sys.path.insert(0, {str(TESTS)!r})\n"
-            "from minecheck import isolation\n"
-            "from minecheck.isolation import Limits\n"
+            "from minecheck.running import sandbox as isolation\n"
+            "from minecheck.running.sandbox import Limits\n"
             "import test_isolation as t\n"
             "probe = t._Probe()\n"
             "print(isolation.run(probe, 'pid', (), Limits(cpu=5)).value, flush=True)\n"
@@ -254,7 +254,7 @@ def test_a_watchdog_that_was_itself_stopped_does_not_call_the_solver_idle(monkey
     """A job stopped with SIGSTOP (or starved) and resumed: the wall clock ran, nothing ran; no idle stop."""
     import time
 
-    from minecheck import isolation
+    from minecheck.running import sandbox as isolation
 
     monkeypatch.setattr(isolation, "group_usage", lambda pgid: isolation.Usage(1.0, 10.0))  # no CPU progress
     limits = isolation.Limits(cpu=None, memory_mib=None, idle=0.5)

@@ -6,11 +6,11 @@ from fractions import Fraction
 
 from conftest import board
 
-from minecheck.answers import Mode
-from minecheck.counter import count_board
-from minecheck.game import Action, Move
-from minecheck.players import get_player
-from minecheck.players.lookahead import survival
+from minecheck.engine.counter import count_board
+from minecheck.model.answers import Mode
+from minecheck.play.game import Action, Move
+from minecheck.play.players import get_player
+from minecheck.play.players.lookahead import survival
 
 # the corners r0c0 and r0c4 are both at 3/11; r0c4 sits by the 2 and can prove cells safe
 TIED = board("5x4x7\nHHHHH\nHHHHH\nHHH42\nHHHHH")

@@ -6,9 +6,9 @@ from collections import Counter
 
 from conftest import board
 
-from minecheck.findings import Kind
-from minecheck.generators import generate_board, recipe
-from minecheck.lpcheck import cbc_lp, check_lp, check_relaxations, describe_lp, random_lp
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.check.findings import Kind
+from minecheck.check.lpcheck import cbc_lp, check_lp, check_relaxations, describe_lp, random_lp
 from minecheck.solvers.simplex import INFEASIBLE, LP, OPTIMAL, UNBOUNDED
 
 

@@ -10,7 +10,7 @@ import hanging_solver
 import pytest
 
 from minecheck.cli import main
-from minecheck.play import PlayConfig, play_game, read_games, read_play_findings, run_play, write_summary
+from minecheck.play.run import PlayConfig, play_game, read_games, read_play_findings, run_play, write_summary
 
 # gibbs@seed makes a bad decision in most Beginner games: findings to carry through a kill
 FAST = PlayConfig(seed=3, players=("exact", "gibbs@seed"), size="beginner", timeout=10)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from javabuild import compile_java
 
-from minecheck.players.articles import demo_004, main_003, place_mines_004
+from minecheck.play.players.articles import demo_004, main_003, place_mines_004
 
 pytestmark = pytest.mark.java
 

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from minecheck import playreport
-from minecheck.answers import Mode
-from minecheck.findings import Finding, Kind
-from minecheck.play import PlayConfig, read_games, read_play_findings, run_play
-from minecheck.playreport import lost_game, publish_play
-from minecheck.plots import bar_chart, interval_plot, stacked_bars
-from minecheck.publish import finding_key
-from minecheck.report import CampaignSummary, render_index
+from minecheck.campaigns.publish import finding_key
+from minecheck.check.findings import Finding, Kind
+from minecheck.model.answers import Mode
+from minecheck.play.report import lost_game, publish_play
+from minecheck.play.run import PlayConfig, read_games, read_play_findings, run_play
+from minecheck.play import report as playreport
+from minecheck.report.pages import CampaignSummary, render_index
+from minecheck.report.plots import bar_chart, interval_plot, stacked_bars
 
 EVIL = '<script>alert(1)</script>"&'
 

@@ -7,10 +7,10 @@ from fractions import Fraction
 
 from conftest import board
 
-from minecheck.answers import CellAnswer, Mode, SolverResult, Verdict
-from minecheck.game import Action, Move
-from minecheck.players import get_player
-from minecheck.policy import PolicyPlayer, blind_guess, policy_moves
+from minecheck.model.answers import CellAnswer, Mode, SolverResult, Verdict
+from minecheck.play.game import Action, Move
+from minecheck.play.players import get_player
+from minecheck.play.policy import PolicyPlayer, blind_guess, policy_moves
 
 # 3x3, all covered but r1c1 (a 1): eight candidate cells, indices 0-3 and 5-8
 BOARD = board("3x3x1\nHHH\nH1H\nHHH")

@@ -7,8 +7,8 @@ from importlib.metadata import entry_points
 import pytest
 from hypothesis import settings
 
-from minecheck.answers import Mode
-from minecheck.findings import Finding, Kind
+from minecheck.check.findings import Finding, Kind
+from minecheck.model.answers import Mode
 from minecheck.pytest_plugin import CI_EXAMPLES, NIGHTLY_EXAMPLES
 
 pytest_plugins = ["pytester"]
@@ -18,7 +18,7 @@ USER_TESTS = """
 import pytest
 from hypothesis import given, settings
 from minecheck import strategies
-from minecheck.board import Board
+from minecheck.model.board import Board
 
 
 def test_corpus(minecheck_board):

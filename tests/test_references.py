@@ -7,10 +7,10 @@ from conftest import board
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minecheck.answers import Mode
-from minecheck.generators import generate_board, recipe
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.model.answers import Mode
 from minecheck.references import cbc
-from minecheck.registry import get_solver, run_solver
+from minecheck.running.registry import get_solver, run_solver
 
 
 def verdicts(result):
@@ -157,7 +157,7 @@ def test_cbc_garbage_layout_is_an_error_not_a_verdict(monkeypatch):
 
 
 def test_satisfies_checks_every_row_and_the_total():
-    from minecheck.constraints import build_constraints
+    from minecheck.engine.constraints import build_constraints
     from minecheck.references.backbone import Solution, satisfies
     from minecheck.references.model import models
 
@@ -168,7 +168,7 @@ def test_satisfies_checks_every_row_and_the_total():
 
 
 def test_a_cross_check_pays_for_the_sat_search_once_per_model():
-    from minecheck.crosscheck import check_board
+    from minecheck.check.crosscheck import check_board
     from minecheck.references import minisat
 
     minisat.backbone_solutions.cache_clear()
@@ -180,7 +180,7 @@ def test_a_cross_check_pays_for_the_sat_search_once_per_model():
 @settings(max_examples=150)
 @given(b=boards(), mode=st.sampled_from([Mode.LOCAL, Mode.GLOBAL]))
 def test_backtracking_enumeration_equals_the_2_to_the_n_enumeration(b, mode):
-    from minecheck.brute import TooBig, brute_count, enumerate_count
+    from minecheck.engine.enumeration import TooBig, brute_count, enumerate_count
 
     try:
         every = brute_count(b, mode, cap=16)
@@ -192,7 +192,7 @@ def test_backtracking_enumeration_equals_the_2_to_the_n_enumeration(b, mode):
 
 
 def test_the_independent_reference_reaches_expert_play_positions():
-    from minecheck.brute import enumerate_count
+    from minecheck.engine.enumeration import enumerate_count
 
     for seed in range(5):
         b = generate_board(recipe("play", seed, level="expert"))
@@ -210,7 +210,7 @@ def test_minisat_and_cbc_equal_exact_on_expert_size_boards_with_a_few_cells_open
 
 
 def test_the_total_is_encoded_over_the_frontier_only():
-    from minecheck.constraints import build_constraints
+    from minecheck.engine.constraints import build_constraints
     from minecheck.references.minisat import encode
     from minecheck.references.model import models
 
@@ -221,7 +221,7 @@ def test_the_total_is_encoded_over_the_frontier_only():
 
 
 def test_the_total_counts_only_the_cells_outside_disjoint_digits():
-    from minecheck.constraints import Equation
+    from minecheck.engine.constraints import Equation
     from minecheck.references.minisat import counted_apart, encode
     from minecheck.references.model import Model
 

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
-from minecheck.boardtext import parse_board
-from minecheck.campaign import WHOLE_BOARD, read_findings
+from minecheck.campaigns.fuzz import WHOLE_BOARD, read_findings
+from minecheck.campaigns.regressions import file_name, load, load_all, save
+from minecheck.check.findings import Kind
+from minecheck.check.shrink import still_shows
 from minecheck.cli import main
-from minecheck.findings import Kind
-from minecheck.regressions import file_name, load, load_all, save
-from minecheck.shrink import still_shows
+from minecheck.model.boardtext import parse_board
 
 DIRECTORY = FIXTURES / "regressions"
 SAVED = sorted(p.name for p in DIRECTORY.glob("*.json"))

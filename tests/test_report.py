@@ -20,13 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from minecheck.answers import CellAnswer, Mode, SolverResult, Verdict
-from minecheck.boardtext import parse_board
+from minecheck.boards.generators import Recipe
+from minecheck.campaigns.publish import publish
+from minecheck.check.findings import Finding, Kind
 from minecheck.cli import main
-from minecheck.findings import Finding, Kind
-from minecheck.generators import Recipe
-from minecheck.publish import publish
-from minecheck.report import CampaignSummary, FindingPage, junit_xml, page_name, render_finding, render_index
+from minecheck.model.answers import CellAnswer, Mode, SolverResult, Verdict
+from minecheck.model.boardtext import parse_board
+from minecheck.report.pages import CampaignSummary, FindingPage, junit_xml, page_name, render_finding, render_index
 
 # -- reading a page back ---------------------------------------------------------------------------
 

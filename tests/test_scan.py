@@ -7,10 +7,10 @@ from conftest import board
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minecheck.board import COVERED, FLAG, Board
-from minecheck.constraints import Contradiction, build_constraints
-from minecheck.generators import generate_board, recipe
-from minecheck.scan import _from_covered, _from_digits, _where, neighbour_table, read_constraints
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.engine.constraints import Contradiction, build_constraints
+from minecheck.engine.scan import _from_covered, _from_digits, _where, neighbour_table, read_constraints
+from minecheck.model.board import COVERED, FLAG, Board
 
 
 def reference(b: Board):

@@ -7,13 +7,13 @@ from dataclasses import replace
 import pytest
 from conftest import board
 
-from minecheck.answers import Mode
-from minecheck.boardtext import format_board, parse_board
-from minecheck.crosscheck import check_board
-from minecheck.findings import Kind
-from minecheck.generators import generate_board, recipe
-from minecheck.position import position_of, render
-from minecheck.shrink import POSITION_PASSES, delete_chunks, find_integer, shrink, still_shows
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.check.crosscheck import check_board
+from minecheck.check.findings import Kind
+from minecheck.check.shrink import POSITION_PASSES, delete_chunks, find_integer, shrink, still_shows
+from minecheck.model.answers import Mode
+from minecheck.model.boardtext import format_board, parse_board
+from minecheck.model.position import position_of, render
 
 
 def first_finding(subject: str, kind: Kind, generator: str = "reveal", **params):
@@ -109,7 +109,7 @@ def test_delete_chunks_reaches_a_one_minimal_subset():
 
 
 def test_an_impossible_digit_is_lowered_to_the_smallest_value_that_still_shows():
-    from minecheck.shrink import _board_lower_digits
+    from minecheck.check.shrink import _board_lower_digits
 
     b = parse_board("8\nH")  # needs 8 mines, has one covered neighbour: any digit of 2 or more is as impossible
     lowered = _board_lower_digits(b, lambda c: c.cells[0] >= 2)
@@ -120,7 +120,7 @@ def test_an_impossible_digit_is_lowered_to_the_smallest_value_that_still_shows()
 def test_the_shrink_budget_is_cpu_time_so_a_busy_machine_shrinks_as_far(monkeypatch):
     import time as clock
 
-    import minecheck.shrink as shrinking
+    import minecheck.check.shrink as shrinking
 
     f = first_finding("ilp@seed", Kind.VERDICT)
     real = shrinking.still_shows(f, None)

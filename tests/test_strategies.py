@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 from minecheck import strategies
-from minecheck.answers import Mode, Verdict, verdict_of
-from minecheck.board import Board
-from minecheck.counter import count_board
+from minecheck.engine.counter import count_board
+from minecheck.model.answers import Mode, Verdict, verdict_of
+from minecheck.model.board import Board
 
 FEW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LOOK = settings(max_examples=2000, deadline=None, database=None, phases=[Phase.generate])  # how far find() looks

@@ -1,6 +1,6 @@
 """Proof of teeth: every seed defect has a name, each recorded board shows its defect alone, the README agrees.
 
-fixtures/teeth.json is written by ``python bench/teeth.py --write`` (minecheck.teeth).
+fixtures/teeth.json is written by ``python bench/teeth.py --write`` (minecheck.campaigns.teeth).
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from minecheck.boardtext import parse_board
-from minecheck.crosscheck import check_board
-from minecheck.defects import BY_NAME, DEFECTS, chosen
+from minecheck.campaigns.teeth import from_json, lp_finding, lp_port, port, render_table, table_in
+from minecheck.check.crosscheck import check_board
+from minecheck.model.boardtext import parse_board
+from minecheck.solvers.defects import BY_NAME, DEFECTS, chosen
 from minecheck.solvers.simplex import LP
-from minecheck.teeth import from_json, lp_finding, lp_port, port, render_table, table_in
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted((ROOT / "minecheck" / "solvers").glob("*.py"))

@@ -9,14 +9,14 @@ import pytest
 from hypothesis import given, settings
 
 from minecheck import strategies
-from minecheck.answers import Mode
-from minecheck.boardtext import format_board, parse_board
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.check.crosscheck import check_board
+from minecheck.check.shrink import shrink
 from minecheck.cli import main
-from minecheck.counter import count_board
-from minecheck.crosscheck import check_board
-from minecheck.generators import generate_board, recipe
-from minecheck.registry import FunctionSolver
-from minecheck.shrink import shrink
+from minecheck.engine.counter import count_board
+from minecheck.model.answers import Mode
+from minecheck.model.boardtext import format_board, parse_board
+from minecheck.running.registry import FunctionSolver
 from minecheck.solvers.exact import ExactSolver
 from minecheck.testing import assert_agree, import_path
 

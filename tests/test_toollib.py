@@ -7,11 +7,11 @@ import builtins
 
 from conftest import board
 
-from minecheck.answers import Mode
-from minecheck.crosscheck import check_board
-from minecheck.findings import Kind
-from minecheck.generators import generate_board, recipe
-from minecheck.registry import get_solver, run_solver
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.check.crosscheck import check_board
+from minecheck.check.findings import Kind
+from minecheck.model.answers import Mode
+from minecheck.running.registry import get_solver, run_solver
 from minecheck.solvers.toollib import game_board
 
 

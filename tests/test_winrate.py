@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy.stats import binomtest
 
-from minecheck.winrate import WinRate, wilson
+from minecheck.play.winrate import WinRate, wilson
 
 
 @pytest.mark.parametrize("wins, games, low, high", [

@@ -1,1 +1,2 @@
-"""Independent references the hand-written solvers are checked against: CBC, MiniSat, brute force."""
+"""Independent references the solvers are checked against: CBC (PuLP), MiniSat (PySAT) and the
+plain enumeration.  May import: model, engine."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from minecheck.answers import CellAnswer, Verdict
+from minecheck.model.answers import CellAnswer, Verdict
 from minecheck.references.model import Model
 
 OFF = -1  # the pseudo-cell standing for the off-frontier mine count

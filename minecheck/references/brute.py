@@ -7,9 +7,9 @@ politely, without a finding, when the search would pass its node budget (``brute
 
 from __future__ import annotations
 
-from minecheck.answers import Answers, CellAnswer, Mode, SolverResult, verdict_of
-from minecheck.board import Board
-from minecheck.brute import NODE_BUDGET, TooBig, enumerate_count
+from minecheck.engine.enumeration import NODE_BUDGET, TooBig, enumerate_count
+from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, verdict_of
+from minecheck.model.board import Board
 
 
 class BruteSolver:

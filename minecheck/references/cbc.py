@@ -16,11 +16,11 @@ import warnings
 
 import pulp
 
-from minecheck.answers import Answers, Mode, SolverResult
-from minecheck.board import Board, label
+from minecheck.model.answers import Answers, Mode, SolverResult
+from minecheck.model.board import Board, label
 from minecheck.references.backbone import OFF, Seen, Solution, satisfies
 from minecheck.references.model import Model, models
-from minecheck.registry import system_or_refusal
+from minecheck.running.registry import system_or_refusal
 
 TIME_LIMIT = 60  # seconds per CBC call; a call that hits it is an error, never a verdict
 

@@ -23,11 +23,11 @@ from pysat.card import CardEnc, EncType, ITotalizer
 from pysat.formula import IDPool
 from pysat.solvers import Solver, SolverNames
 
-from minecheck.answers import Answers, Mode, SolverResult
-from minecheck.board import Board, label
+from minecheck.model.answers import Answers, Mode, SolverResult
+from minecheck.model.board import Board, label
 from minecheck.references.backbone import OFF, Seen, Solution
 from minecheck.references.model import Model, models
-from minecheck.registry import system_or_refusal
+from minecheck.running.registry import system_or_refusal
 
 DEFAULT = "minisat22"
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from minecheck.answers import Mode
-from minecheck.constraints import ConstraintSystem, Equation
+from minecheck.engine.constraints import ConstraintSystem, Equation
+from minecheck.model.answers import Mode
 
 
 @dataclass(frozen=True)

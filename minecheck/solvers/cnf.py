@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from minecheck.board import COVERED, FLAG, Board
-from minecheck.constraints import Component
-from minecheck.defects import names_of
+from minecheck.engine.constraints import Component
+from minecheck.model.board import COVERED, FLAG, Board
+from minecheck.solvers.defects import names_of
 
 Clause = tuple[int, ...]
 CNF = tuple[Clause, ...]
 UNSATISFIABLE: CNF = ((),)  # one empty clause: no assignment satisfies it
-SEED_DEFECTS = names_of("dpll@seed")  # the seed's defects, all on by default (minecheck.defects)
+SEED_DEFECTS = names_of("dpll@seed")  # the seed's defects, all on by default (minecheck.solvers.defects)
 
 
 class NegativeArraySizeException(Exception):

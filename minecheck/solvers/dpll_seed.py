@@ -25,11 +25,11 @@ from itertools import chain
 
 from pysat.solvers import Solver as SatSolver
 
-from minecheck.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
-from minecheck.board import Board
-from minecheck.defects import chosen
-from minecheck.registry import require_mode
+from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
+from minecheck.model.board import Board
+from minecheck.running.registry import require_mode
 from minecheck.solvers.cnf import CNF, SEED_DEFECTS, Clause, seed_board_cnf
+from minecheck.solvers.defects import chosen
 
 # -- the seed: MinesweeperSolver.analyze and ProbabilityEngine ----------------------------------------
 
@@ -43,7 +43,7 @@ class SeedDpll:
     modes = frozenset({Mode.LOCAL})
 
     def __init__(self, option: str | None = None, defects: frozenset[str] | None = None):
-        """``defects``: the ones kept (None: all, as the Java); see minecheck.defects."""
+        """``defects``: the ones kept (None: all, as the Java); see minecheck.solvers.defects."""
         self.name = "dpll@seed"
         self.defects = chosen(defects, "dpll@seed")
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from minecheck.answers import Answers, CellAnswer, Mode, SolverResult, verdict_of
-from minecheck.board import Board
-from minecheck.counter import count_board
+from minecheck.engine.counter import count_board
+from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, verdict_of
+from minecheck.model.board import Board
 
 
 class ExactSolver:

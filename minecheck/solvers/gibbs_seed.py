@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from functools import cache
 from math import sqrt
 
-from minecheck.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
-from minecheck.board import Board, label
-from minecheck.defects import chosen, names_of
-from minecheck.registry import require_mode
+from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
+from minecheck.model.board import Board, label
+from minecheck.running.registry import require_mode
+from minecheck.solvers.defects import chosen, names_of
 from minecheck.solvers.javarand import JavaRandom, hash_order
 
 # -- the seed: the article's Java ------------------------------------------------------------
@@ -32,7 +32,7 @@ SEED_BURN_IN = 100
 SURE_MINE = 0.999  # section 5: >= 0.999 counts as a mine
 SURE_SAFE = 0.001  # and <= 0.001 as safe
 SEED_BATCHES = 20  # batch means for the harness's standard errors (20 batches of 20 sweeps)
-SEED_DEFECTS = names_of("gibbs@seed")  # all on by default (minecheck.defects)
+SEED_DEFECTS = names_of("gibbs@seed")  # all on by default (minecheck.solvers.defects)
 
 
 @dataclass(frozen=True)
@@ -216,7 +216,7 @@ class SeedGibbs:
 
     def __init__(self, seed: int = 0, samples: int = SEED_SAMPLES, burn_in: int = SEED_BURN_IN,
                  defects: frozenset[str] | None = None):
-        """``defects``: the ones kept (None: all, as the Java); see minecheck.defects."""
+        """``defects``: the ones kept (None: all, as the Java); see minecheck.solvers.defects."""
         self.name = "gibbs@seed"
         self.seed, self.samples, self.burn_in = seed, samples, burn_in
         self.defects = chosen(defects, "gibbs@seed")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from minecheck.defects import chosen, names_of
+from minecheck.solvers.defects import chosen, names_of
 
 OPTIMAL, INFEASIBLE, UNBOUNDED = "optimal", "infeasible", "unbounded"
 
@@ -54,7 +54,7 @@ SEED_DEFECTS = names_of("simplex@seed")
 def solve_seed(lp: LP, defects: frozenset[str] = SEED_DEFECTS) -> LPResult:
     """The article's Simplex.solve(): Result(feasible, objective, x) as a status; unbounded raises.
 
-    ``defects``: the ones kept (``minecheck.defects``); each one left out is fixed at its site.
+    ``defects``: the ones kept (``minecheck.solvers.defects``); each one left out is fixed at its site.
     """
     defects = chosen(defects, "simplex@seed")
     m, n = len(lp.b), len(lp.c)

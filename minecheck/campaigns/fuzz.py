@@ -1,0 +1,287 @@
+"""Fuzz campaigns: many seeded boards cross-checked in parallel, findings written as they are found.
+
+Board ``index`` of campaign ``seed`` is made by ``board_recipe(config, index)`` alone, so any
+board can be replayed without the others.  The output directory holds:
+
+  campaign.json    the configuration (a resumed campaign must match it)
+  boards.jsonl     one line per board checked: index, recipe, time per solver, findings count
+  findings.jsonl   one line per finding, appended (and flushed) the moment it is found
+
+Both .jsonl files are settled in board order when the campaign ends (workqueue.settle), so that
+one seed gives the same files on a busy machine and a quiet one.
+
+A killed campaign loses at most the boards in flight; ``resume`` skips every index already in
+boards.jsonl (and first drops torn lines, and findings of boards without a board line, so that
+nothing is counted twice).  Work runs in processes (``jobs``), or on a dask.distributed cluster
+through ``Client.get_executor()`` - the same executor interface either way.
+
+A worker process that dies (a crash below Python) takes every board in flight with it; those
+boards are rerun one at a time, so that the death is reported as a crash finding on the board
+that caused it and the campaign goes on.
+
+Every solver runs isolated (``minecheck.running.sandbox``): a CPU-time budget (``timeout``), a memory
+limit and an idle stop, enforced the same way in local processes and in dask's worker threads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import MISSING, asdict, dataclass, field, fields
+from pathlib import Path
+
+from minecheck.boards.generators import Recipe, generate_board, recipe
+from minecheck.check.crosscheck import check_board
+from minecheck.check.findings import WHOLE_BOARD, Finding
+from minecheck.running.discovery import FIXED_VARIANTS, LP_SOLVER_NAMES, SEED_VARIANTS
+from minecheck.running.registry import REFERENCES, remember
+from minecheck.running.sandbox import DEFAULT_MEMORY_MIB, Limits
+from minecheck.running.workqueue import replace_lines, run_tasks, settle
+
+SEED_SUBJECTS, FIXED_SUBJECTS = SEED_VARIANTS, FIXED_VARIANTS
+
+# the default mix of boards: article 000's small random check, real games at each level, the
+# boards that people forget (generators.EDGE_SHAPES, the seed picking the shape), and boards that
+# cannot be (minecheck.boards.contradictions: 1 of 8, a changed digit or total; a solver must call them
+# inconsistent).  Edge boards are 2 of every 8 (25% of the boards) but about 2% of a campaign's
+# time.  Measured with every seed and fixed solver (seed 7, one process): an edge board took 0.45 s
+# on average against 9.6 s for the other kinds (27.6 s for an expert game), and 120 edge boards
+# showed the same 11 kinds of seed defect as 100 boards of the others.  The fixed solvers and
+# every reference agree on all of 1500 edge boards (seeds 1, 2 and 3) and 60 contradictions.
+MIX: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = (
+    ("reveal", (("height", 4), ("width", 5))),
+    ("reveal", (("density", 0.25), ("height", 5), ("open_prob", 0.5), ("width", 7))),
+    ("edge", ()),
+    ("play", (("level", "beginner"),)),
+    ("play", (("level", "intermediate"),)),
+    ("edge", ()),
+    ("play", (("level", "expert"),)),
+    ("contradict", ()),
+)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything that decides a campaign's boards and checks (not how fast it runs)."""
+
+    seed: int
+    subjects: tuple[str, ...] = SEED_SUBJECTS + FIXED_SUBJECTS
+    references: tuple[str, ...] = REFERENCES
+    generator: str = "mix"  # "mix", or "NAME" / "NAME:level" with default parameters
+    timeout: float = 10.0  # CPU seconds per solver per board
+    memory_mib: int | None = DEFAULT_MEMORY_MIB  # memory a solver may add per board
+    idle: float | None = None  # seconds without CPU use before a blocked solver is stopped (None: the default)
+    definitions: tuple[str, ...] = ()  # how to make the solvers that are not built in (Definition JSON), for workers
+
+    @property
+    def limits(self) -> Limits:
+        return Limits(cpu=self.timeout, memory_mib=self.memory_mib, idle=self.idle)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One board's check: its findings and where the time went."""
+
+    index: int
+    recipe: Recipe
+    findings: tuple[Finding, ...]
+    seconds: float
+    solver_seconds: tuple[tuple[str, float], ...] = field(default=())
+    stops: tuple[tuple[str, str], ...] = field(default=())  # how each stopped run was stopped, with its numbers
+
+
+def board_recipe(config: Config, index: int) -> Recipe:
+    """The recipe of board ``index``: depends on the campaign seed and the index only."""
+    seed = int.from_bytes(hashlib.sha256(f"{config.seed}|{index}".encode()).digest()[:6], "big")
+    if config.generator == "mix":
+        name, params = MIX[index % len(MIX)]
+        return recipe(name, seed, **dict(params))
+    name, _, level = config.generator.partition(":")
+    return recipe(name, seed, **({"level": level} if level else {}))
+
+
+def check_index(config: Config, index: int) -> Outcome:
+    """Make board ``index`` and cross-check it; with a simplex subject, also one general random LP."""
+    start = time.perf_counter()
+    rec = board_recipe(config, index)
+    board = generate_board(rec)
+    remember(config.definitions)
+    checks = check_board(board, config.subjects, references=config.references, recipe=rec, index=index,
+                         limits=config.limits)
+    findings = [f for c in checks for f in c.findings]
+    lp_subjects = [s for s in config.subjects if s in LP_SOLVER_NAMES]
+    if lp_subjects:
+        from minecheck.check.lpcheck import check_lp, describe_lp, random_lp  # CBC and numpy: only with a simplex
+
+        lp = random_lp(rec.seed)
+        findings += check_lp(lp, lp_subjects, describe_lp(lp), detail=f"random LP seed={rec.seed}", index=index)
+    spent: dict[str, float] = {}
+    stops = []
+    for c in checks:
+        for r in c.results:
+            spent[r.solver] = spent.get(r.solver, 0.0) + r.seconds
+            if "stopped" in dict(r.extra):
+                stops.append((f"{r.solver} {c.mode.value}", dict(r.extra)["stopped"]))
+    return Outcome(index, rec, tuple(findings), time.perf_counter() - start, tuple(sorted(spent.items())),
+                   tuple(stops))
+
+
+# -- files ---------------------------------------------------------------------------------------
+
+def _config_json(config: Config) -> dict:
+    return asdict(config)
+
+
+def stored_limits(out: Path) -> Limits:
+    """The limits a campaign ran with (campaign.json), for shrinking and replaying its findings alike."""
+    stored = json.loads((out / "campaign.json").read_text())
+    return Limits(cpu=stored.get("timeout", Config.timeout), memory_mib=stored.get("memory_mib", DEFAULT_MEMORY_MIB),
+                  idle=stored.get("idle"))
+
+
+def done_indices(out: Path) -> set[int]:
+    """Indices already checked (complete lines of boards.jsonl; a torn last line is ignored)."""
+    path = out / "boards.jsonl"
+    if not path.exists():
+        return set()
+    return {i for i in map(_index_of, path.read_text().splitlines()) if i is not None}
+
+
+def read_findings(out: Path) -> list[Finding]:
+    path = out / "findings.jsonl"
+    if not path.exists():
+        return []
+    found = []
+    for line in path.read_text().splitlines():
+        try:
+            found.append(Finding.from_json(line))
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+            continue  # a line torn by a kill: everything before it is kept
+    return found
+
+
+def config_differences(stored: dict, config: Config) -> list[str]:
+    """The options in which ``config`` differs from a stored campaign.json, as 'name: stored -> given'.
+
+    An option the stored file lacks (written by an older minecheck) counts as its default.
+    """
+    defaults = {f.name: f.default for f in fields(Config) if f.default is not MISSING}
+    stored = json.loads(json.dumps(defaults)) | stored
+    given = json.loads(json.dumps(_config_json(config)))
+    return [f"{k}: {stored.get(k)!r} -> {given.get(k)!r}" for k in sorted(set(stored) | set(given))
+            if stored.get(k) != given.get(k)]
+
+
+def _keep_complete(out: Path, done: set[int]) -> None:
+    """Rewrite boards.jsonl and findings.jsonl with only whole lines, and only findings of boards done.
+
+    A kill can tear a last line (appending after it would spoil the next line too) or fall between
+    a board's findings and its board line (the board is rerun, so those findings would be doubled).
+    """
+    boards = out / "boards.jsonl"
+    if boards.exists():
+        lines = [line for line in boards.read_text().splitlines() if _index_of(line) in done]
+        replace_lines(boards, lines)
+    replace_lines(out / "findings.jsonl", [f.to_json() for f in read_findings(out) if f.index in done])
+
+
+def _index_of(line: str) -> int | None:
+    try:
+        return json.loads(line)["index"]
+    except (json.JSONDecodeError, KeyError, TypeError):
+        return None
+
+
+def _prepare(config: Config, out: Path, resume: bool) -> set[int]:
+    out.mkdir(parents=True, exist_ok=True)
+    stored = out / "campaign.json"
+    if resume and stored.exists():
+        differences = config_differences(json.loads(stored.read_text()), config)
+        if differences:
+            raise ValueError(f"cannot resume: {stored} holds another campaign ({'; '.join(differences)}); "
+                             "resume with the same options or use another --out")
+        done = done_indices(out)
+        _keep_complete(out, done)
+        return done
+    if not resume:
+        for name in ("boards.jsonl", "findings.jsonl"):
+            (out / name).unlink(missing_ok=True)
+    stored.write_text(json.dumps(_config_json(config), indent=2) + "\n")
+    return done_indices(out)
+
+
+def _record(out: Path, outcome: Outcome) -> None:
+    """Append the board's findings, then the board itself: a board line means its findings are on disk."""
+    with open(out / "findings.jsonl", "a") as f:
+        for finding in outcome.findings:
+            f.write(finding.to_json() + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    line = {"index": outcome.index, "generator": outcome.recipe.describe(), "seconds": round(outcome.seconds, 4),
+            "solver_seconds": dict(outcome.solver_seconds), "findings": len(outcome.findings)}
+    if outcome.stops:
+        line["stops"] = dict(outcome.stops)
+    with open(out / "boards.jsonl", "a") as f:
+        f.write(json.dumps(line) + "\n")
+
+
+# -- running ----------------------------------------------------------------------------------
+
+@dataclass
+class Progress:
+    """What a campaign reports as it goes: boards done, findings so far."""
+
+    boards: int = 0
+    findings: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+
+def run_campaign(config: Config, out: Path, boards: int | None = None, time_budget: float | None = None,
+                 jobs: int | None = None, scheduler: str | None = None, resume: bool = False,
+                 on_outcome: Callable[[Outcome, Progress], None] | None = None) -> Progress:
+    """Check boards 0, 1, 2, ... until ``boards`` are done or ``time_budget`` seconds have passed."""
+    if boards is None and time_budget is None:
+        raise ValueError("give a number of boards or a time budget")
+    done = _prepare(config, out, resume)
+    progress = Progress(boards=len(done), findings=len(read_findings(out)) if resume else 0)
+    deadline = None if time_budget is None else time.perf_counter() + time_budget
+    todo = (i for i in range(boards if boards is not None else 10**12) if i not in done)
+    jobs = jobs or os.cpu_count() or 1
+
+    def finish(outcome: Outcome) -> None:
+        _finish(out, outcome, progress, on_outcome)
+
+    run_tasks(todo, lambda pool, index: pool.submit(check_index, config, index), finish,
+              lambda index, why: _died(config, index, why), jobs, scheduler,
+              keep_going=lambda: deadline is None or time.perf_counter() < deadline)
+    settle(out / "findings.jsonl", _by_board)
+    settle(out / "boards.jsonl", _by_board)
+    return progress
+
+
+def _by_board(row: dict) -> tuple[int]:
+    return (row["index"] if row.get("index") is not None else -1,)
+
+
+def _finish(out: Path, outcome: Outcome, progress: Progress, on_outcome) -> None:
+    _record(out, outcome)
+    progress.boards += 1
+    progress.findings += len(outcome.findings)
+    if on_outcome:
+        on_outcome(outcome, progress)
+
+
+def _died(config: Config, index: int, why: str) -> Outcome:
+    """A board whose check itself failed: a crash finding naming the board, so it can be replayed."""
+    from minecheck.check.findings import Kind
+    from minecheck.model.answers import Mode
+    from minecheck.model.boardtext import format_board
+
+    rec = board_recipe(config, index)
+    text = format_board(generate_board(rec))
+    finding = Finding(Kind.CRASH, ",".join(config.subjects), "exact", Mode.LOCAL, (), why, "an answer",
+                      text, WHOLE_BOARD, rec, index)
+    return Outcome(index, rec, (finding,), 0.0)

@@ -1,0 +1,167 @@
+"""Turn a campaign directory into its report: shrink findings, rerun their solvers, write the pages.
+
+Findings are numbered in a deterministic order (board index, then kind, solver, mode, cells),
+so the same campaign gives the same report whatever order the workers finished in.  The first
+``per_signature`` findings of each signature (kind, solver, reference, mode) are shrunk and
+drawn in full; shrinks are cached in shrunk.jsonl so that publishing again is cheap.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import asdict
+from pathlib import Path
+from typing import TypeVar
+
+from minecheck.campaigns.attribution import explained_by
+from minecheck.campaigns.baseline import Baseline, news
+from minecheck.campaigns.fuzz import read_findings, stored_limits
+from minecheck.check.crosscheck import check_board
+from minecheck.check.findings import Finding, Kind
+from minecheck.check.shrink import has_board, shrink
+from minecheck.model.boardtext import BoardFormatError, parse_board
+from minecheck.report.pages import CampaignSummary, FindingPage, junit_xml, page_name, render_finding, render_index
+from minecheck.running.sandbox import Limits
+
+
+def ordered(findings: list[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: (f.index if f.index is not None else -1, f.kind.value, f.subject,
+                                           f.mode.value, f.cells, f.subject_says))
+
+A = TypeVar("A")  # what a shrink function takes beside the finding: limits, a timeout
+
+
+def finding_key(f: Finding) -> str:
+    """The key of a finding's shrunk result in shrunk.jsonl."""
+    return hashlib.sha256(f.to_json().encode()).hexdigest()[:20]
+
+
+SHRINK_BUDGET = 120.0  # at most this many seconds per finding: a timeout finding makes every call slow
+
+
+def shrink_budget(timeout: float | None) -> float:
+    """Seconds to spend shrinking one finding: ten solver timeouts, at least 20 s, at most SHRINK_BUDGET."""
+    return min(SHRINK_BUDGET, max(20.0, 10 * (timeout or SHRINK_BUDGET)))
+
+
+def _shrink_one(f: Finding, limits: Limits) -> dict:
+    """Shrink one finding; a plain dict so it crosses process boundaries and lands in shrunk.jsonl."""
+    result = shrink(f, budget=shrink_budget(limits.cpu), limits=limits)
+    return {"key": finding_key(f), "finding": result.finding.to_json(), "stats": asdict(result.stats)}
+
+
+def shrink_representatives(out: Path, findings: list[Finding], per_signature: int, limits: Limits,
+                           pool: Executor | None = None) -> dict[int, dict]:
+    """Shrunk results for the first findings of each signature, by finding number (cached on disk)."""
+    wanted: dict[tuple, list[int]] = {}
+    for n, f in enumerate(findings):
+        if has_board(f) and len(wanted.setdefault(f.signature, [])) < per_signature:
+            wanted[f.signature].append(n)
+    return shrink_cached(out, findings, [n for ns in wanted.values() for n in ns], _shrink_one, limits, pool)
+
+
+def shrink_cached(out: Path, findings: list[Finding], numbers: list[int], shrink_one: Callable[[Finding, A], dict],
+                  arg: A, pool: Executor | None = None) -> dict[int, dict]:
+    """``shrink_one(finding, arg)`` for these finding numbers, each computed once: kept in out/shrunk.jsonl
+    (keyed by the finding), so a report written again, or after more findings, shrinks only the new ones."""
+    cache_path = out / "shrunk.jsonl"
+    cache = {}
+    if cache_path.exists():
+        for line in cache_path.read_text().splitlines():
+            entry = json.loads(line)
+            cache[entry["key"]] = entry
+    work = [findings[n] for n in numbers if finding_key(findings[n]) not in cache]
+    each = [arg] * len(work)
+    results = pool.map(shrink_one, work, each) if pool else map(shrink_one, work, each)
+    with open(cache_path, "a") as f:
+        for entry in results:
+            cache[entry["key"]] = entry
+            f.write(json.dumps(entry) + "\n")
+    return {n: cache[finding_key(findings[n])] for n in numbers}
+
+
+def _board_or_none(text: str):
+    """The board a finding's text holds, or None (a general LP's text is no board)."""
+    try:
+        return parse_board(text)
+    except BoardFormatError:
+        return None
+
+
+def _results(f: Finding, board_text: str, limits: Limits):
+    subjects = [] if f.kind is Kind.REFERENCE else [f.subject]
+    references = [f.subject] if f.kind is Kind.REFERENCE else []
+    board = parse_board(board_text)
+    if f.mode.value == "global" and board.total_mines is None:
+        return board, ()
+    (c,) = check_board(board, subjects, [f.mode], references, limits=limits)
+    return board, c.results
+
+
+def shrunk_boards(out: Path, per_signature: int = 2, pool: Executor | None = None) -> tuple[list[Finding], dict]:
+    """A campaign's findings in report order, and the shrunk board of each one shrunk to the end (by
+    number): a shrink its budget cut short ends on a board that depends on where it started (say a
+    dpll@seed stack overflow, a few seconds a call), so it is no signature and is judged by its group."""
+    findings = ordered(read_findings(out))
+    shrunk = shrink_representatives(out, findings, per_signature, stored_limits(out), pool)
+    return findings, {n: Finding.from_json(entry["finding"]).board for n, entry in shrunk.items()
+                      if not entry["stats"].get("cut_short")}
+
+
+def write_news(out: Path, per_signature: int, pool: Executor | None, known: Baseline) -> dict:
+    """The signatures a baseline does not know and no known defect explains (the news), by signature.
+
+    news.json lists every unknown signature, the news first; one that a seed port's named defect
+    reproduces on its shrunk board says which (``explained_by``) and is no news: a known defect on
+    a board not seen before.
+    """
+    findings, boards = shrunk_boards(out, per_signature, pool)
+    found = news(findings, boards, known)
+    why = {s: explained_by(findings[numbers[0]], boards[numbers[0]]) if numbers[0] in boards else None
+           for s, numbers in found.items()}
+    rows = [{"kind": s.kind, "subject": s.subject, "mode": s.mode, "board": s.board, "says": s.says,
+             "explained_by": why[s], "findings": numbers, "pages": [page_name(n) for n in numbers[:20]]}
+            for s, numbers in sorted(found.items(), key=lambda kv: (why[kv[0]] is not None, kv[0]))]
+    (out / "news.json").write_text(json.dumps(rows, indent=2) + "\n")
+    return {s: numbers for s, numbers in found.items() if why[s] is None}
+
+
+def publish(out: Path, per_signature: int = 2, pool: Executor | None = None) -> Path:
+    """Write index.html, one page per finding, and junit.xml into the campaign directory."""
+    config = json.loads((out / "campaign.json").read_text())
+    boards = [json.loads(line) for line in (out / "boards.jsonl").read_text().splitlines() if line.strip()] \
+        if (out / "boards.jsonl").exists() else []
+    findings = ordered(read_findings(out))
+    limits = stored_limits(out)
+    shrunk = shrink_representatives(out, findings, per_signature, limits, pool)
+    shrunk_boards = {}
+    recorded = {b["index"]: tuple(sorted(b.get("solver_seconds", {}).items())) for b in boards}
+    for n, f in enumerate(findings):
+        timings = recorded.get(f.index, ())
+        page = FindingPage(f, n, None, timings=timings)
+        if n in shrunk:
+            small = Finding.from_json(shrunk[n]["finding"])
+            small = Finding(**{**small.__dict__, "extra": {"original_board": f.board}})
+            original, original_results = _results(f, f.board, limits)
+            board, results = _results(small, small.board, limits)
+            page = FindingPage(small, n, original, board, original_results, results, shrunk[n]["stats"], timings)
+            shrunk_boards[n] = small.board
+        elif (drawn := _board_or_none(f.board)) is not None:
+            page = FindingPage(f, n, drawn, timings=timings)
+        (out / page_name(n)).write_text(render_finding(page))
+    wall = json.loads((out / "summary.json").read_text())["seconds"] if (out / "summary.json").exists() \
+        else sum(b.get("seconds", 0) for b in boards)
+    solver_seconds: dict[str, float] = {}
+    for b in boards:
+        for name, t in b.get("solver_seconds", {}).items():
+            solver_seconds[name] = solver_seconds.get(name, 0.0) + t
+    news_rows = json.loads((out / "news.json").read_text()) if (out / "news.json").exists() else None
+    summary = CampaignSummary(config["seed"], tuple(config["subjects"]), tuple(config["references"]),
+                              config["generator"], len(boards), wall, solver_seconds, tuple(findings), shrunk_boards,
+                              news_rows)
+    (out / "index.html").write_text(render_index(summary))
+    (out / "junit.xml").write_text(junit_xml(boards, findings))
+    return out / "index.html"

@@ -1,0 +1,83 @@
+"""Regression fixtures: shrunk findings kept as files, so that every defect ever found is replayed by the tests.
+
+One finding per file, ``<kind>-<subject>-<mode>-<hash>.json``, holding the finding's JSON (board
+text, subject, reference, mode, kind, what each side said).  The hash is of what the finding
+*is* (kind, solvers, mode, board), so saving the same shrunk defect twice writes one file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from concurrent.futures import Executor
+from pathlib import Path
+
+from minecheck.campaigns.fuzz import read_findings, stored_limits
+from minecheck.campaigns.publish import ordered, shrink_budget, shrink_representatives
+from minecheck.check.findings import WHOLE_BOARD, Finding, Kind
+from minecheck.check.shrink import has_board, shrink
+
+DEFAULT_DIRECTORY = Path("fixtures/regressions")
+
+
+def why_not_replayable(finding: Finding) -> str | None:
+    """Why a finding cannot be kept as a quick regression test, or None when it can."""
+    if not has_board(finding):
+        return "a finding on a general random LP has no board"
+    if finding.detail == WHOLE_BOARD:
+        return "the whole board check failed (a worker died): it cannot be replayed in the test process"
+    if finding.kind is Kind.TIMEOUT:
+        return "a timeout finding takes the whole timeout to replay"
+    return None
+
+
+def file_name(finding: Finding) -> str:
+    """``<kind>-<subject>-<mode>-<hash>.json``; characters unsafe in file names become '_'."""
+    what = "|".join((finding.kind.value, finding.subject, finding.reference, finding.mode.value, finding.board))
+    digest = hashlib.sha256(what.encode()).hexdigest()[:8]
+    subject = re.sub(r"[^A-Za-z0-9@._-]", "_", finding.subject)
+    return f"{finding.kind.value}-{subject}-{finding.mode.value}-{digest}.json"
+
+
+def save(finding: Finding, directory: Path = DEFAULT_DIRECTORY) -> Path:
+    """Write the finding into ``directory`` (made if missing); the path written."""
+    why = why_not_replayable(finding)
+    if why:
+        raise ValueError(f"not saved as a regression: {why}")
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / file_name(finding)
+    path.write_text(json.dumps(json.loads(finding.to_json()), indent=2, sort_keys=True) + "\n")
+    return path
+
+
+def load(path: Path) -> Finding:
+    return Finding.from_json(path.read_text())
+
+
+def load_all(directory: Path = DEFAULT_DIRECTORY) -> dict[str, Finding]:
+    """Every saved finding, by file name, in name order."""
+    return {p.name: load(p) for p in sorted(directory.glob("*.json"))}
+
+
+
+
+def save_shrunk(out: Path, directory: Path, per_signature: int = 2, pool: Executor | None = None) -> list[Path]:
+    """Save the shrunk representatives of a campaign's findings (as the report shrinks them; cached)."""
+    findings = [f for f in ordered(read_findings(out)) if why_not_replayable(f) is None]
+    shrunk = shrink_representatives(out, findings, per_signature, stored_limits(out), pool)
+    paths = {save(Finding.from_json(entry["finding"]), directory) for entry in shrunk.values()}
+    return sorted(paths)
+
+
+def save_numbered(out: Path, number: int, directory: Path) -> Path:
+    """Shrink finding ``number`` of a campaign (numbered as on its report pages) and save it."""
+    findings = ordered(read_findings(out))
+    if not 0 <= number < len(findings):
+        raise ValueError(f"{out} has findings 0 .. {len(findings) - 1}, not {number}")
+    finding = findings[number]
+    why = why_not_replayable(finding)
+    if why:
+        raise ValueError(f"finding {number} is not saved as a regression: {why}")
+    limits = stored_limits(out)
+    return save(shrink(finding, budget=shrink_budget(limits.cpu), limits=limits).finding, directory)

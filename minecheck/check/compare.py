@@ -1,0 +1,158 @@
+"""Compare one solver's answers with one reference's: pure functions from two results to differences.
+
+Rules, in order: a declined answer is skipped; an error is a crash (or timeout); an
+inconsistent board must be inconsistent for the subject too (a solver that cannot say
+"inconsistent" must at least not answer); then verdicts, counts and probabilities, each only
+if the subject declares that it answers them.  Estimated probabilities (with a standard
+error) are judged by the statistical test in ``minecheck.check.stats``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+from minecheck.check.findings import Difference, Kind
+from minecheck.check.stats import probability_outliers
+from minecheck.model.answers import TOLERANCE, Answers, SolverResult, Verdict
+from minecheck.running.protocol import PROTOCOL_PREFIX
+
+TIMEOUT_PREFIX = "Timeout"
+
+
+def compare(subject: SolverResult, declared: frozenset[Answers], reference: SolverResult) -> list[Difference]:
+    """Every way the subject's answers differ from the reference's on the same board and mode."""
+    if subject.declined or reference.declined or reference.error:
+        return []
+    if subject.error:
+        return [Difference(error_kind(subject.error), (), subject.error, "an answer", _said(subject))]
+    if subject.claims is not None:
+        declared = declared & subject.claims
+    return [replace(d, detail=_with_reading(d.detail, subject)) for d in _differences(subject, declared, reference)]
+
+
+def _differences(subject: SolverResult, declared: frozenset[Answers], reference: SolverResult) -> list[Difference]:
+    if reference.consistent is False:
+        return _on_inconsistent(subject, declared, reference)
+    if subject.consistent is False:
+        return [Difference(Kind.CONSISTENCY, (), f"inconsistent: {subject.reason}", "consistent")]
+    diffs = []
+    if Answers.VERDICTS in declared and Answers.VERDICTS in _answered(reference):
+        diffs += _verdicts(subject, reference)
+    if Answers.COUNTS in declared and reference.layouts is not None:
+        diffs += _counts(subject, reference)
+    if Answers.PROBABILITIES in declared and Answers.PROBABILITIES in _answered(reference):
+        diffs += _probabilities(subject, reference)
+    return diffs
+
+
+def error_kind(error: str) -> Kind:
+    """A failed run's kind of finding, read off its error text."""
+    if error.startswith(TIMEOUT_PREFIX):
+        return Kind.TIMEOUT
+    if error.startswith(PROTOCOL_PREFIX):
+        return Kind.PROTOCOL
+    return Kind.CRASH
+
+
+def _with_reading(detail: str, subject: SolverResult) -> str:
+    """A difference's detail, with the subject's own word on a rule it reads otherwise, if it gave one."""
+    reading = dict(subject.extra).get("reading", "")
+    return f"{detail}\n{reading}".strip() if reading else detail
+
+
+def _said(result: SolverResult) -> str:
+    """What a failed program printed on its standard error (the last lines), if it ran one."""
+    stderr = dict(result.extra).get("stderr", "")
+    return f"its standard error ended with:\n{stderr}" if stderr else ""
+
+
+def _answered(result: SolverResult) -> set[Answers]:
+    out = set()
+    if any(a.verdict is not None for a in result.cells):
+        out.add(Answers.VERDICTS)
+    if any(a.probability is not None for a in result.cells):
+        out.add(Answers.PROBABILITIES)
+    return out
+
+
+def _on_inconsistent(subject: SolverResult, declared: frozenset[Answers], ref: SolverResult) -> list[Difference]:
+    if subject.consistent is False:
+        return []
+    if Answers.CONSISTENCY in declared or subject.consistent is True:
+        return [Difference(Kind.CONSISTENCY, (), "consistent", f"inconsistent: {ref.reason}")]
+    if subject.cells or subject.layouts:
+        decided = tuple(a.cell for a in subject.cells if a.verdict in (Verdict.SAFE, Verdict.MINE))
+        return [Difference(Kind.CONSISTENCY, decided, f"answered {len(subject.cells)} cells as if consistent",
+                           f"inconsistent: {ref.reason}")]
+    return []
+
+
+def _estimated(result: SolverResult) -> bool:
+    return any(a.stderr is not None for a in result.cells)
+
+
+def _verdicts(subject: SolverResult, reference: SolverResult) -> list[Difference]:
+    """Cell-by-cell verdicts; a sampler only has to match the cells the reference decides."""
+    mine = {a.cell: a.verdict for a in subject.cells if a.verdict is not None}
+    estimated = _estimated(subject)
+    bad, says, truth = [], [], []
+    for a in reference.cells:
+        if a.verdict is None:
+            continue
+        got = mine.get(a.cell)
+        if got == a.verdict:
+            continue
+        if got is None and (a.verdict is Verdict.UNKNOWN or subject.partial):
+            continue  # silence claims nothing: on an undetermined cell, or anywhere under the protocol
+        if estimated and a.verdict is Verdict.UNKNOWN:
+            continue  # a sampler's safe/mine on an undetermined cell is judged by its probability
+        bad.append(a.cell)
+        says.append(got.value if got else "no answer")
+        truth.append(a.verdict.value)
+    if not bad:
+        return []
+    return [Difference(Kind.VERDICT, tuple(bad), ", ".join(says), ", ".join(truth))]
+
+
+def _counts(subject: SolverResult, reference: SolverResult) -> list[Difference]:
+    diffs = []
+    if subject.layouts != reference.layouts:
+        diffs.append(Difference(Kind.COUNT, (), f"{subject.layouts} layouts", f"{reference.layouts} layouts"))
+    elif (subject.component_layouts is not None and reference.component_layouts is not None
+          and sorted(subject.component_layouts) != sorted(reference.component_layouts)):
+        diffs.append(Difference(Kind.COUNT, (), f"components {sorted(subject.component_layouts)}",
+                                f"components {sorted(reference.component_layouts)}"))
+    return diffs
+
+
+def _probabilities(subject: SolverResult, reference: SolverResult) -> list[Difference]:
+    exact = {a.cell: a.probability for a in reference.cells if a.probability is not None}
+    if _estimated(subject):
+        outliers = probability_outliers(subject, exact)
+        if not outliers:
+            return []
+        cells = tuple(c for c, _, _ in outliers)
+        return [Difference(Kind.PROBABILITY, cells,
+                           ", ".join(f"{float(est):.4f}" for _, est, _ in outliers),
+                           ", ".join(f"{float(exact[c]):.4f}" for c in cells),
+                           "z = " + ", ".join(f"{z:.1f}" for _, _, z in outliers))]
+    bad = []
+    for a in subject.cells:
+        if a.probability is None or a.cell not in exact:
+            continue
+        want = exact[a.cell]
+        if isinstance(a.probability, Fraction):
+            wrong = a.probability != want
+        else:
+            wrong = abs(float(a.probability) - float(want)) > TOLERANCE
+        if wrong:
+            bad.append((a.cell, a.probability, want))
+    if not bad:
+        return []
+    return [Difference(Kind.PROBABILITY, tuple(c for c, _, _ in bad),
+                       ", ".join(_show(p) for _, p, _ in bad), ", ".join(_show(w) for _, _, w in bad))]
+
+
+def _show(p: Fraction | float) -> str:
+    return str(p) if isinstance(p, Fraction) else f"{p:.6g}"

@@ -1,0 +1,97 @@
+"""The cross-check of one board: run the solvers under test and the references, compare every answer.
+
+The subjects are compared with ``exact``; simplex variants (``simplex@seed``, ``simplex@fixed``)
+are checked on the LP relaxations of the board's components against CBC.  The other
+references (CBC, MiniSat, brute force) are compared with ``exact`` too, so that a disagreement
+among references - a defect in minecheck itself - is a finding of its own (kind ``reference``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import cache
+
+from minecheck.boards.generators import Recipe
+from minecheck.check.compare import compare
+from minecheck.check.findings import Finding, Kind
+from minecheck.model.answers import Mode, SolverResult
+from minecheck.model.board import Board
+from minecheck.model.boardtext import format_board
+from minecheck.running.discovery import LP_SOLVER_NAMES
+from minecheck.running.registry import REFERENCES, Solver, get_solver, limits_for, run_solver
+from minecheck.running.sandbox import Limits
+
+GROUND_TRUTH = "exact"
+
+
+@dataclass(frozen=True)
+class BoardCheck:
+    """Every solver's result on one board in one mode, and the findings among them."""
+
+    board: Board
+    mode: Mode
+    results: tuple[SolverResult, ...]
+    findings: tuple[Finding, ...]
+
+    def result(self, name: str) -> SolverResult | None:
+        return next((r for r in self.results if r.solver == name), None)
+
+
+@cache
+def _named(name: str) -> Solver:
+    return get_solver(name)
+
+
+def solver(who: str | Solver) -> Solver:
+    """The solver a name stands for (one instance per name and process), or the solver given."""
+    return _named(who) if isinstance(who, str) else who
+
+
+def name_of(who: str | Solver) -> str:
+    return who if isinstance(who, str) else who.name
+
+
+def modes_for(board: Board) -> tuple[Mode, ...]:
+    return (Mode.LOCAL, Mode.GLOBAL) if board.total_mines is not None else (Mode.LOCAL,)
+
+
+def check_board(board: Board, subjects: Sequence[str | Solver], modes: Sequence[Mode] | None = None,
+                references: Sequence[str | Solver] = REFERENCES, recipe: Recipe | None = None,
+                index: int | None = None, timeout: float | None = None,
+                limits: Limits | None = None) -> tuple[BoardCheck, ...]:
+    """Cross-check a board in each mode (default: every mode the board allows).
+
+    Solvers are named, or given as objects with the Solver protocol.  Every solver, references
+    included, runs isolated within ``limits`` (or a CPU budget of ``timeout`` seconds); with
+    neither, in-process.
+    """
+    limits = limits or limits_for(timeout)
+    lp_subjects = [s for s in subjects if isinstance(s, str) and s in LP_SOLVER_NAMES]
+    everyone = {name_of(s): solver(s) for s in [GROUND_TRUTH, *references, *subjects] if s not in lp_subjects}
+    subjects = [name_of(s) for s in subjects if s not in lp_subjects]
+    text = format_board(board)
+    out = []
+    for mode in modes or modes_for(board):
+        results = {n: run_solver(s, board, mode, limits=limits) for n, s in everyone.items() if mode in s.modes}
+        truth = results[GROUND_TRUTH]
+        findings = []
+        if truth.error:  # nothing on this board can be compared: say so rather than pass silently
+            findings.append(Finding(Kind.REFERENCE, GROUND_TRUTH, GROUND_TRUTH, mode, (), truth.error, "an answer",
+                                    text, "the ground truth failed, so nothing on this board was compared",
+                                    recipe, index))
+        for name, result in results.items():
+            if name == GROUND_TRUTH:
+                continue
+            for diff in compare(result, everyone[name].answers, truth):
+                kind = diff.kind if name in subjects else Kind.REFERENCE
+                detail = diff.detail if name in subjects else f"{diff.kind.value}: {diff.detail}".rstrip(": ")
+                findings.append(Finding(kind, name, GROUND_TRUTH, mode, diff.cells, diff.subject_says,
+                                        diff.reference_says, text, detail, recipe, index))
+        if lp_subjects and mode is Mode.LOCAL:  # LP values do not depend on the mode: checked once
+            from minecheck.check.lpcheck import check_relaxations, lp_seed  # CBC and numpy only where LPs are checked
+
+            found = check_relaxations(board, lp_subjects, lp_seed(board), index)
+            findings += [replace(f, recipe=recipe) for f in found]
+        out.append(BoardCheck(board, mode, tuple(results.values()), tuple(findings)))
+    return tuple(out)

@@ -1,0 +1,77 @@
+"""A finding: one disagreement between a solver and a reference, replayable on its own.
+
+Plain data with a JSON form (one line per finding in a campaign's findings.jsonl).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+
+from minecheck.boards.generators import Recipe
+from minecheck.model.answers import Mode
+
+WHOLE_BOARD = "the whole board check failed"  # the detail of a crash on a board, not on one solver
+
+
+class Kind(StrEnum):
+    CRASH = "crash"  # the solver raised
+    TIMEOUT = "timeout"  # the solver ran past its CPU-time budget, or sat idle
+    PROTOCOL = "protocol"  # an external solver's answer broke the protocol's schema
+    CONSISTENCY = "consistency"  # consistent for one side, inconsistent for the other
+    VERDICT = "verdict"  # safe / mine / unknown differ on some cells
+    COUNT = "count"  # layout counts differ
+    PROBABILITY = "probability"  # probabilities differ (exactly, or beyond the statistical bound)
+    LP = "lp"  # LP status or optimal value differ
+    REFERENCE = "reference"  # two references disagree: minecheck itself is wrong somewhere
+    DECISION = "decision"  # a move in a game that the exact counter shows to be bad (minecheck.play.decisions)
+
+
+@dataclass(frozen=True)
+class Difference:
+    """What compare() finds between two results, before the board is attached."""
+
+    kind: Kind
+    cells: tuple[int, ...]
+    subject_says: str
+    reference_says: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A difference on a board, with what is needed to replay it alone."""
+
+    kind: Kind
+    subject: str
+    reference: str
+    mode: Mode
+    cells: tuple[int, ...]
+    subject_says: str
+    reference_says: str
+    board: str  # board text (format_board)
+    detail: str = ""
+    recipe: Recipe | None = None
+    index: int | None = None  # the board's index in its campaign
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def signature(self) -> tuple[str, str, str, str]:
+        return (self.kind.value, self.subject, self.reference, self.mode.value)
+
+    def to_json(self) -> str:
+        data = asdict(self)
+        data["kind"], data["mode"] = self.kind.value, self.mode.value
+        if self.recipe is not None:
+            data["recipe"] = {"generator": self.recipe.generator, "params": dict(self.recipe.params),
+                              "seed": self.recipe.seed}
+        return json.dumps(data, sort_keys=True)
+
+    @staticmethod
+    def from_json(line: str) -> Finding:
+        data = json.loads(line)
+        rec = data.pop("recipe")
+        recipe = None if rec is None else Recipe(rec["generator"], tuple(sorted(rec["params"].items())), rec["seed"])
+        return Finding(kind=Kind(data.pop("kind")), mode=Mode(data.pop("mode")), cells=tuple(data.pop("cells")),
+                       recipe=recipe, **data)

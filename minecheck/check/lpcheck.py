@@ -1,0 +1,151 @@
+"""LP values: the hand-written simplex against CBC, on board relaxations and on general random LPs.
+
+Status (optimal / infeasible / unbounded) must match, and optimal values agree within the
+one named tolerance (relative above 1).  General LPs come from a seeded generator that
+mixes feasible, infeasible, unbounded and degenerate problems.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import warnings
+from collections.abc import Callable, Sequence
+
+import pulp
+
+from minecheck.check.findings import Finding, Kind
+from minecheck.engine.constraints import Contradiction, build_constraints
+from minecheck.model.answers import TOLERANCE, Mode
+from minecheck.model.board import Board
+from minecheck.model.boardtext import format_board
+from minecheck.references.cbc import ReferenceFailure
+from minecheck.running.discovery import LP_SOLVER_NAMES
+from minecheck.solvers.ilp_fixed import relaxation_lp
+from minecheck.solvers.simplex import INFEASIBLE, LP, OPTIMAL, UNBOUNDED, LPResult, solve_fixed, solve_seed
+
+LP_SOLVERS: dict[str, Callable[[LP], LPResult]] = {"simplex@seed": solve_seed, "simplex@fixed": solve_fixed}
+assert tuple(LP_SOLVERS) == LP_SOLVER_NAMES
+REFERENCE = "cbc"
+
+
+def random_lp(seed: int) -> LP:
+    """A small LP min c.x, Ax = b, x >= 0 with integer data; about a third each optimal/infeasible/unbounded."""
+    rng = random.Random(int.from_bytes(hashlib.sha256(f"lp|{seed}".encode()).digest()[:8], "big"))
+    m, n = rng.randint(1, 4), rng.randint(2, 6)
+    a = tuple(tuple(float(rng.randint(-3, 3)) for _ in range(n)) for _ in range(m))
+    degenerate = rng.random() < 0.3
+    b = tuple(0.0 if degenerate and rng.random() < 0.6 else float(rng.randint(-5, 5)) for _ in range(m))
+    c = tuple(float(rng.randint(-3, 3)) for _ in range(n))
+    return LP(a, b, c)
+
+
+def describe_lp(lp: LP) -> str:
+    """An LP as text a person can read and paste."""
+    def term(k: float, j: int) -> str:
+        return f"{k:+g} x{j}"
+
+    lines = ["min " + " ".join(term(k, j) for j, k in enumerate(lp.c) if k) or "min 0"]
+    for row, rhs in zip(lp.a, lp.b):
+        lines.append("  " + (" ".join(term(k, j) for j, k in enumerate(row) if k) or "0") + f" = {rhs:g}")
+    lines.append("  x >= 0")
+    return "\n".join(lines)
+
+
+def cbc_lp(lp: LP) -> LPResult:
+    """The LP's status and value by CBC, decided in steps CBC answers reliably.
+
+    CBC's own status on an unbounded LP is unreliable (seen: "Infeasible" for a feasible LP
+    with a free improving direction), so: feasibility first (zero objective), then a ray
+    (min c.d, A d = 0, d >= 0, sum d = 1: a negative optimum means unbounded), then the LP.
+    """
+    zero = (0.0,) * len(lp.c)
+    if _cbc_solve(lp, zero)[0] == INFEASIBLE:
+        return LPResult(INFEASIBLE)
+    ray = LP(tuple(lp.a) + ((1.0,) * len(lp.c),), (0.0,) * len(lp.a) + (1.0,), lp.c)
+    status, value = _cbc_solve(ray, lp.c)
+    if status == OPTIMAL and value is not None and value < -TOLERANCE:
+        return LPResult(UNBOUNDED)
+    status, value = _cbc_solve(lp, lp.c)
+    if status != OPTIMAL:
+        raise ReferenceFailure(f"CBC called a feasible LP without an improving ray {status}")
+    return LPResult(OPTIMAL, value)
+
+
+def _cbc_solve(lp: LP, cost: Sequence[float]) -> tuple[str, float | None]:
+    prob = pulp.LpProblem("lp", pulp.LpMinimize)
+    x = [prob.add_variable(f"x{j}", lowBound=0) for j in range(len(cost))]
+    prob += pulp.LpAffineExpression([(v, k) for v, k in zip(x, cost) if k])
+    for i, (row, rhs) in enumerate(zip(lp.a, lp.b)):
+        prob.addConstraint(pulp.LpConstraint(pulp.LpAffineExpression([(v, k) for v, k in zip(x, row) if k]),
+                                             pulp.LpConstraintEQ, f"r{i}", rhs))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        solver = pulp.PULP_CBC_CMD(msg=False, threads=1, timeLimit=60)
+    try:
+        prob.solve(solver)
+    except pulp.PulpSolverError as err:
+        raise ReferenceFailure(f"CBC failed: {err}") from err
+    status = {"Optimal": OPTIMAL, "Infeasible": INFEASIBLE, "Unbounded": UNBOUNDED}.get(pulp.LpStatus[prob.status])
+    if status is None:
+        raise ReferenceFailure(f"CBC ended with status {pulp.LpStatus[prob.status]!r}")
+    return status, (float(pulp.value(prob.objective) or 0.0) if status == OPTIMAL else None)
+
+
+def lp_difference(got: LPResult, want: LPResult) -> tuple[str, str] | None:
+    """(subject says, reference says) when status or optimal value differ, else None."""
+    if got.status != want.status:
+        return got.status, want.status
+    if got.status == OPTIMAL:
+        assert got.objective is not None and want.objective is not None
+        if abs(got.objective - want.objective) > TOLERANCE * max(1.0, abs(want.objective)):
+            return f"optimal {got.objective:.9g}", f"optimal {want.objective:.9g}"
+    return None
+
+
+def check_lp(lp: LP, subjects: Sequence[str], text: str, mode: Mode = Mode.LOCAL, detail: str = "",
+             index: int | None = None) -> list[Finding]:
+    """Solve one LP with each simplex variant and CBC; a finding per disagreement or exception."""
+    want = cbc_lp(lp)
+    found = []
+    for name in subjects:
+        try:
+            diff = lp_difference(LP_SOLVERS[name](lp), want)
+            kind = Kind.LP
+        except Exception as err:  # the simplex under test raised: that is its answer
+            diff, kind = (f"{type(err).__name__}: {err}", want.status), Kind.CRASH
+        if diff is not None:
+            found.append(Finding(kind, name, REFERENCE, mode, (), diff[0], diff[1], text, detail, None, index))
+    return found
+
+
+def lp_seed(board: Board) -> int:
+    """The seed of a board's random objectives: from its text, so a board replays alone."""
+    return int.from_bytes(hashlib.sha256(format_board(board).encode()).digest()[:8], "big")
+
+
+def relaxations(board: Board, seed: int) -> list[tuple[LP, str]]:
+    """Each component's LP relaxation with a random objective (seeded), and a line that says which."""
+    try:
+        components = build_constraints(board).components
+    except Contradiction:
+        return []
+    rng = random.Random(seed)
+    out = []
+    for k, comp in enumerate(components):
+        objective = [rng.randint(-3, 3) for _ in comp.cells]
+        out.append((relaxation_lp(comp, objective),
+                    f"relaxation of component {k} ({len(comp.cells)} cells), objective {objective}"))
+    return out
+
+
+def check_relaxations(board: Board, subjects: Sequence[str], seed: int, index: int | None = None) -> list[Finding]:
+    """Each component's LP relaxation with a random objective (seeded), through every simplex variant."""
+    subjects = [s for s in subjects if s in LP_SOLVERS]
+    if not subjects:
+        return []
+    text = format_board(board)
+    found = []
+    for lp, detail in relaxations(board, seed):
+        found += check_lp(lp, subjects, text, Mode.LOCAL, detail, index)
+    return found

@@ -1,0 +1,352 @@
+"""Shrinking: the smallest board that still shows a finding (same kind, same solvers).
+
+Design, after Hypothesis's shrinker:
+* shrink the *choices that built the board* - the hidden mines, the opened cells, the flags,
+  the extent, whether the total is shown - so that every candidate renders to a consistent,
+  realistic position by construction; a board without a hidden truth (typed by hand, or
+  inconsistent) is shrunk by editing the board itself, with the same pass structure;
+* passes are data: a named list, each pass small, run in order to a fixed point;
+* big steps first with an adaptive search (probe 1, 2, 4, ... then bisect: O(log n) calls)
+  and chunked deletion (halves, quarters, ... single elements), so the final round of
+  single-element steps makes the result 1-minimal for every pass;
+* deterministic: no randomness, candidates in a fixed order, first success kept;
+* each candidate reruns only the finding's solver and its reference.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+
+from minecheck.boards.generators import generate
+from minecheck.check.crosscheck import check_board
+from minecheck.check.findings import WHOLE_BOARD, Finding, Kind
+from minecheck.model.answers import Mode
+from minecheck.model.board import COVERED, FLAG, Board, crop_cell
+from minecheck.model.boardtext import format_board, parse_board
+from minecheck.model.position import Position, position_of, render
+from minecheck.play.decisions import still_decides_badly
+from minecheck.running.discovery import LP_SOLVER_NAMES
+from minecheck.running.registry import Solver
+from minecheck.running.sandbox import Limits, thread_cpu
+
+Shape = Position | Board  # what is shrunk: the choices behind a board, or the board itself
+
+
+@dataclass
+class Stats:
+    """How the shrink went: predicate calls, time, cells before and after, passes that helped."""
+
+    calls: int = 0
+    seconds: float = 0.0
+    cells_before: int = 0
+    cells_after: int = 0
+    covered_before: int = 0
+    covered_after: int = 0
+    successes: dict[str, int] = field(default_factory=dict)
+    cut_short: bool = False  # stopped by max_calls or the time budget: smaller, but maybe not 1-minimal
+
+
+@dataclass(frozen=True)
+class Shrunk:
+    finding: Finding  # the finding as shown by the smallest board
+    board: Board
+    stats: Stats
+
+
+def still_shows(finding: Finding, timeout: float | None = 10.0, limits: Limits | None = None,
+                solver: Solver | None = None) -> Callable[[Board], Finding | None]:
+    """The predicate: rerun the finding's solver and reference on a board; the matching finding or None.
+
+    The solver is made again from its name (``finding.subject``), unless the solver object itself is
+    given: one that no name makes, such as a function handed to ``minecheck.testing.assert_agree``.
+    """
+    if finding.kind is Kind.DECISION:  # a bad move in a game: the player must still make it
+        return still_decides_badly(finding, limits.cpu if limits is not None else timeout)
+    reference_kind = finding.kind is Kind.REFERENCE
+    rerun = solver if solver is not None else finding.subject
+    subjects = [] if reference_kind else [rerun]
+    references = [rerun] if reference_kind else []
+
+    def check(board: Board, origin: tuple[int, int] = (0, 0)) -> Finding | None:  # a solver keeps no cells
+        if finding.mode is Mode.GLOBAL and board.total_mines is None:
+            return None
+        for c in check_board(board, subjects, [finding.mode], references, timeout=timeout, limits=limits):
+            for f in c.findings:
+                if f.kind is finding.kind and f.subject == finding.subject:
+                    return f
+        return None
+
+    return check
+
+
+def has_board(finding: Finding) -> bool:
+    """Whether the finding can be shrunk: general random LPs have no board, and a board whose whole
+    check failed (its worker died) names no single solver to rerun."""
+    if finding.detail == WHOLE_BOARD:
+        return False
+    return not (finding.subject in LP_SOLVER_NAMES and not finding.detail.startswith("relaxation"))
+
+
+def shrink(finding: Finding, max_calls: int = 2000, timeout: float | None = 10.0,
+           budget: float | None = None, limits: Limits | None = None, solver: Solver | None = None) -> Shrunk:
+    """Shrink the finding's board to a 1-minimal one (for the passes) that still shows it.
+
+    ``max_calls`` and ``budget`` (CPU seconds, this process's and its solvers') bound the work, so
+    a busy machine shrinks as far as a quiet one; a shrink cut short is still a valid, smaller
+    board, and its stats say it was cut short.  ``solver``: the finding's solver as an object,
+    when no name makes it (see ``still_shows``).
+    """
+    if not has_board(finding):
+        raise ValueError("a finding on a general LP has no board to shrink")
+    start, cpu_start = time.perf_counter(), cpu_seconds()
+    board = parse_board(finding.board)
+    shape: Shape = _start_shape(finding, board)
+    predicate = still_shows(finding, timeout, limits, solver)
+    stats = Stats(cells_before=board.size, covered_before=len(board.covered))
+    best = finding
+    origin = (0, 0)  # where the shape's top-left cell is on the finding's board: a player's state may name cells
+    passed: tuple[Shape, tuple[int, int]] | None = None  # the last candidate that still showed it, and its origin
+    passes = POSITION_PASSES if isinstance(shape, Position) else BOARD_PASSES
+
+    def exhausted() -> bool:
+        out_of_time = budget is not None and cpu_seconds() - cpu_start > budget
+        stats.cut_short = stats.cut_short or out_of_time or stats.calls >= max_calls
+        return stats.cut_short
+
+    def test(candidate: Shape, moved: tuple[int, int] = (0, 0)) -> bool:
+        """Whether the candidate still shows the finding; ``moved``: rows and columns a crop took off
+        its top and left."""
+        nonlocal best, passed
+        if exhausted():
+            return False
+        stats.calls += 1
+        at = (origin[0] + moved[0], origin[1] + moved[1])
+        try:
+            found = predicate(_board_of(candidate), at)
+        except ValueError:
+            return False  # an edit that makes no board (e.g. cropped to nothing)
+        if found is not None:
+            best, passed = found, (candidate, at)
+        return found is not None
+
+    changed = True
+    while changed and not exhausted():
+        changed = False
+        for name, run_pass in passes:
+            new = run_pass(shape, test)
+            if new is not None and _smaller(new, shape):
+                assert passed is not None and passed[0] == new, f"{name} returned a shape it did not test"
+                shape, origin, changed = new, passed[1], True
+                stats.successes[name] = stats.successes.get(name, 0) + 1
+    final = _board_of(shape)
+    stats.seconds = time.perf_counter() - start
+    stats.cells_after, stats.covered_after = final.size, len(final.covered)
+    shown = replace(best, board=format_board(final), recipe=finding.recipe, index=finding.index)
+    return Shrunk(shown, final, stats)
+
+
+def cpu_seconds() -> float:
+    """CPU time of this thread and of its sandboxed solver runs (``isolation.thread_cpu``): a pool
+    worker's earlier tasks do not count against this shrink, so the budget stops it where it would
+    stop in a fresh process."""
+    return thread_cpu()
+
+
+def _start_shape(finding: Finding, board: Board) -> Shape:
+    if board.truth is not None:
+        return position_of(board)
+    if finding.recipe is not None:
+        return generate(finding.recipe)
+    return board
+
+
+def _board_of(shape: Shape) -> Board:
+    return render(shape) if isinstance(shape, Position) else shape
+
+
+def _size(shape: Shape) -> tuple[int, ...]:
+    """Smaller is better: cells, then opened cells, then mines, flags, a shown total."""
+    if isinstance(shape, Position):
+        return (shape.width * shape.height, len(shape.opened), len(shape.mines), len(shape.flags),
+                int(shape.show_total))
+    return (shape.size, len(shape.digits), len(shape.covered), len(shape.flags), int(shape.total_mines is not None),
+            shape.total_mines or 0,  # a lower total is smaller too: board passes may lower it
+            sum(shape.cells[d] for d in shape.digits))  # and lower digits (1x2 "8/H" shrinks to "2/H")
+
+
+def _smaller(a: Shape, b: Shape) -> bool:
+    return _size(a) < _size(b)
+
+
+# -- search helpers ---------------------------------------------------------------------------------
+
+def find_integer(works: Callable[[int], bool]) -> int:
+    """The largest n with works(n) (works(0) assumed): probe 1, 2, 4, ... then bisect - O(log n) calls."""
+    if not works(1):
+        return 0
+    low, high = 1, 2
+    while works(high):
+        low, high = high, high * 2
+    while high - low > 1:
+        mid = (low + high) // 2
+        if works(mid):
+            low = mid
+        else:
+            high = mid
+    return low
+
+
+def delete_chunks(items: list, attempt: Callable[[list], bool]) -> list:
+    """Remove chunks of halving size while attempt(remaining) holds; ends with single items (1-minimal)."""
+    size = max(1, len(items) // 2)
+    while items:
+        i, progressed = 0, False
+        while i < len(items):
+            candidate = items[:i] + items[i + size:]
+            if attempt(candidate):
+                items, progressed = candidate, True
+            else:
+                i += size
+        if size == 1 and not progressed:
+            break
+        size = max(1, size // 2)
+    return items
+
+
+# -- position passes: every candidate is a consistent position by construction --------------------
+
+def _crop(pos: Position, top: int, bottom: int, left: int, right: int) -> Position:
+    w, h = pos.width - left - right, pos.height - top - bottom
+    if w < 1 or h < 1:
+        raise ValueError("cropped to nothing")
+
+    def keep(cells: Iterable[int]) -> frozenset[int]:
+        moved = (crop_cell(pos.width, c, top, left, w, h) for c in cells)
+        return frozenset(c for c in moved if c is not None)
+
+    return Position(w, h, keep(pos.mines), keep(pos.opened), keep(pos.flags), pos.show_total)
+
+
+def _crop_pass(side: str, crop: Callable[..., Shape]) -> Callable:
+    """Crop rows or columns at one edge, as many as still show the finding (probe, double, bisect)."""
+    def run(shape: Shape, test) -> Shape | None:
+        def cropped(n: int) -> Shape:
+            return crop(shape, *(n if s == side else 0 for s in ("top", "bottom", "left", "right")))
+
+        def works(n: int) -> bool:
+            try:
+                return test(cropped(n), (n if side == "top" else 0, n if side == "left" else 0))
+            except ValueError:
+                return False
+
+        n = find_integer(works)
+        return cropped(n) if n else None
+    return run
+
+
+def _set_pass(attribute: str, make: Callable[[Position, frozenset[int]], Position]) -> Callable:
+    """Delete members of one of the position's sets (opened cells, mines, flags) in chunks."""
+    def run(pos: Position, test) -> Position | None:
+        members = sorted(getattr(pos, attribute))
+
+        def attempt(kept: list[int]) -> bool:
+            try:
+                return test(make(pos, frozenset(kept)))
+            except ValueError:
+                return False
+
+        kept = delete_chunks(members, attempt)
+        return make(pos, frozenset(kept)) if len(kept) < len(members) else None
+    return run
+
+
+def _hide_total(pos: Position, test) -> Position | None:
+    if not pos.show_total:
+        return None
+    candidate = replace(pos, show_total=False)
+    return candidate if test(candidate) else None
+
+
+POSITION_PASSES: list[tuple[str, Callable]] = [
+    ("crop top", _crop_pass("top", _crop)),
+    ("crop bottom", _crop_pass("bottom", _crop)),
+    ("crop left", _crop_pass("left", _crop)),
+    ("crop right", _crop_pass("right", _crop)),
+    ("unopen cells", _set_pass("opened", lambda p, kept: replace(p, opened=kept))),
+    ("drop flags", _set_pass("flags", lambda p, kept: replace(p, flags=kept))),
+    ("remove mines", _set_pass("mines", lambda p, kept: replace(p, mines=kept, flags=p.flags & kept))),
+    ("hide total", _hide_total),
+]
+
+
+# -- board passes: direct edits, for boards without a hidden truth ---------------------------------
+
+def _board_crop(board: Board, top: int, bottom: int, left: int, right: int) -> Board:
+    w, h = board.width - left - right, board.height - top - bottom
+    if w < 1 or h < 1:
+        raise ValueError("cropped to nothing")
+    cells = tuple(board.cells[r * board.width + c] for r in range(top, board.height - bottom)
+                  for c in range(left, board.width - right))
+    flags = sum(1 for v in cells if v == FLAG)
+    total = board.total_mines
+    if total is not None:
+        total = max(flags, min(total, w * h))
+    return Board(w, h, cells, total)
+
+
+def _board_cover_pass(kind: str) -> Callable:
+    """Turn digits (or flags) into covered cells, in chunks."""
+    def run(board: Board, test) -> Board | None:
+        members = list(board.digits if kind == "digits" else board.flags)
+
+        def make(kept: list[int]) -> Board:
+            gone = set(members) - set(kept)
+            cells = tuple(COVERED if i in gone else v for i, v in enumerate(board.cells))
+            return Board(board.width, board.height, cells, board.total_mines)
+
+        kept = delete_chunks(members, lambda k: test(make(k)))
+        return make(kept) if len(kept) < len(members) else None
+    return run
+
+
+def _board_lower_total(board: Board, test) -> Board | None:
+    if board.total_mines is None:
+        return None
+    flags = len(board.flags)
+
+    def lowered(n: int) -> Board:
+        return Board(board.width, board.height, board.cells, board.total_mines - n)
+
+    n = find_integer(lambda n: board.total_mines - n >= flags and test(lowered(n)))
+    if n:
+        return lowered(n)
+    unknown = Board(board.width, board.height, board.cells, None)
+    return unknown if test(unknown) else None
+
+
+def _board_lower_digits(board: Board, test) -> Board | None:
+    """Lower each digit as far as the finding still shows: one impossible digit, many values of it."""
+    cells = list(board.cells)
+    for d in board.digits:
+        def lowered(n: int, d: int = d) -> Board:
+            return Board(board.width, board.height, tuple(cells[:d] + [cells[d] - n] + cells[d + 1:]),
+                         board.total_mines)
+
+        n = find_integer(lambda n, d=d: cells[d] - n >= 0 and test(lowered(n)))
+        cells[d] -= n
+    new = Board(board.width, board.height, tuple(cells), board.total_mines)
+    return new if new.cells != board.cells else None
+
+
+BOARD_PASSES: list[tuple[str, Callable]] = [
+    ("crop top", _crop_pass("top", _board_crop)),
+    ("crop bottom", _crop_pass("bottom", _board_crop)),
+    ("crop left", _crop_pass("left", _board_crop)),
+    ("crop right", _crop_pass("right", _board_crop)),
+    ("cover digits", _board_cover_pass("digits")),
+    ("drop flags", _board_cover_pass("flags")),
+    ("lower the total", _board_lower_total),
+    ("lower digits", _board_lower_digits),
+]

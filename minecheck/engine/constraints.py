@@ -1,0 +1,140 @@
+"""The constraint system a board implies: frontier, digit equations, components and boxes.
+
+Every opened digit says "exactly k of these covered neighbours are mines".  This module
+computes that once, as data, so that every solver reads the same geometry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from minecheck.model.board import Board, label
+
+
+class Contradiction(ValueError):
+    """A digit that no layout can satisfy, named by its cell (row and column from 0)."""
+
+    def __init__(self, board: Board, cell: int, reason: str):
+        self.cell = cell
+        self.row, self.col = board.row_col(cell)
+        super().__init__(f"digit {board.cells[cell]} at {label(board, cell)}: {reason}")
+
+
+@dataclass(frozen=True)
+class Equation:
+    """Exactly ``mines`` of ``cells`` are mines; ``source`` is the digit that says so."""
+
+    cells: tuple[int, ...]
+    mines: int
+    source: int
+
+
+@dataclass(frozen=True)
+class Box:
+    """Frontier cells that lie in exactly the same equations: s cells holding j mines give C(s, j) layouts."""
+
+    cells: tuple[int, ...]
+    equations: tuple[int, ...]  # indices into the component's equations
+
+
+@dataclass(frozen=True)
+class Component:
+    """Frontier cells linked through shared equations; independent of every other component."""
+
+    cells: tuple[int, ...]
+    equations: tuple[Equation, ...]
+    boxes: tuple[Box, ...]
+
+
+@dataclass(frozen=True)
+class ConstraintSystem:
+    """What the digits say about the covered cells of one board."""
+
+    board: Board
+    frontier: tuple[int, ...]
+    equations: tuple[Equation, ...]
+    components: tuple[Component, ...]
+    off_frontier: tuple[int, ...]
+    mines_remaining: int | None  # total mines minus flags, when the total is known
+
+
+@lru_cache(maxsize=4)
+def build_constraints(board: Board) -> ConstraintSystem:
+    """Derive the system; raise Contradiction for a digit that is locally impossible.
+
+    Cached per board: every solver of a cross-check reads the same system.  Only digits next to
+    a covered cell or a flag can give an equation; every other digit must be 0.
+    """
+    near = {n for c in board.covered + board.flags for n in board.neighbours(c)}
+    for cell in board.digits:
+        if cell not in near and board.cells[cell]:
+            raise Contradiction(board, cell, f"needs {board.cells[cell]} more mines but has only 0 covered neighbours")
+    equations = tuple(eq for eq in (_equation(board, c) for c in sorted(near) if board.is_digit(c)) if eq is not None)
+    frontier = tuple(sorted({cell for eq in equations for cell in eq.cells}))
+    in_frontier = set(frontier)
+    off = tuple(c for c in board.covered if c not in in_frontier)
+    remaining = None if board.total_mines is None else board.total_mines - len(board.flags)
+    return ConstraintSystem(board, frontier, equations, split_components(equations), off, remaining)
+
+
+def _equation(board: Board, cell: int) -> Equation | None:
+    digit = board.cells[cell]
+    around = board.neighbours(cell)
+    flagged = sum(1 for n in around if board.is_flag(n))
+    covered = tuple(n for n in around if board.is_covered(n))
+    need = digit - flagged
+    if need < 0:
+        raise Contradiction(board, cell, f"{flagged} flagged neighbours, more than {digit}")
+    if need > len(covered):
+        raise Contradiction(
+            board, cell, f"needs {need} more mines but has only {len(covered)} covered neighbours")
+    return Equation(covered, need, cell) if covered else None
+
+
+def split_components(equations: tuple[Equation, ...]) -> tuple[Component, ...]:
+    """Group equations whose cells overlap (union-find with path halving and union by size)."""
+    parent: dict[int, int] = {}
+    size: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for eq in equations:
+        for cell in eq.cells:
+            if cell not in parent:
+                parent[cell], size[cell] = cell, 1
+        root = find(eq.cells[0])
+        for cell in eq.cells[1:]:
+            other = find(cell)
+            if other != root:
+                if size[other] > size[root]:
+                    root, other = other, root
+                parent[other] = root
+                size[root] += size[other]
+
+    groups: dict[int, list[Equation]] = {}
+    for eq in equations:
+        groups.setdefault(find(eq.cells[0]), []).append(eq)
+    comps = [_component(tuple(eqs)) for eqs in groups.values()]
+    return tuple(sorted(comps, key=lambda comp: comp.cells[0]))
+
+
+def _component(equations: tuple[Equation, ...]) -> Component:
+    cells = tuple(sorted({c for eq in equations for c in eq.cells}))
+    return Component(cells, equations, boxes(cells, equations))
+
+
+def boxes(cells: tuple[int, ...], equations: tuple[Equation, ...]) -> tuple[Box, ...]:
+    """Partition cells by the exact set of equations they appear in."""
+    member: dict[int, list[int]] = {c: [] for c in cells}
+    for index, eq in enumerate(equations):
+        for c in eq.cells:
+            member[c].append(index)
+    by_key: dict[tuple[int, ...], list[int]] = {}
+    for c in cells:
+        by_key.setdefault(tuple(member[c]), []).append(c)
+    return tuple(Box(tuple(cs), key) for key, cs in by_key.items())

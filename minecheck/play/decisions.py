@@ -1,0 +1,155 @@
+"""Every move a player makes, checked against the exact counter on the view where it was made.
+
+The counter runs in the global mode (a game always states its total) on the view before the
+decision; each move of the decision is then one of the bad moves below, or fine:
+
+* ``opened a certain mine``: the cell's exact mine probability is 1;
+* ``flagged an uncertain cell``: a flag on a cell whose probability is not 1 (right or wrong by
+  luck, it was not known);
+* ``guessed beside a safe cell``: opened a cell with probability > 0 while some covered cell
+  has probability 0;
+* ``riskier guess``: opened a cell whose probability exceeds the lowest one on the view by more
+  than ``DECISION_MARGIN``.  A blind guess (a solver that gives no probabilities, under the
+  policy's documented random rule) is exempt: it had no probabilities to weigh.
+
+A view the counter finds inconsistent (only a wrong flag makes one) has no exact answer, and its
+moves are not judged; the wrong flag was already a finding.  Each bad move becomes a ``Finding``
+of kind ``decision`` whose board is the view (with the hidden mines, when the player's flags are
+all on mines, so that shrinking can edit the position) and whose ``extra`` holds the player's
+state before the decision, so that the decision replays alone and shrinks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from fractions import Fraction
+
+from minecheck.check.findings import Finding, Kind
+from minecheck.engine.counter import Count, count_board
+from minecheck.model.answers import Mode
+from minecheck.model.board import Board, crop_cell, label
+from minecheck.model.boardtext import format_board, parse_board
+from minecheck.play.game import Action, Move
+
+DECISION_MARGIN = Fraction(1, 20)  # a guess may be this much riskier than the safest cell before it is bad
+GROUND_TRUTH = "exact"
+
+
+class Flaw(StrEnum):
+    OPENED_MINE = "opened a certain mine"
+    FLAGGED_UNCERTAIN = "flagged an uncertain cell"
+    GUESSED_BESIDE_SAFE = "guessed beside a safe cell"
+    RISKIER_GUESS = "riskier guess"
+
+
+@dataclass(frozen=True)
+class BadMove:
+    """A move the exact counter shows to be bad, with the probabilities that show it."""
+
+    move: Move
+    flaw: Flaw
+    probability: Fraction  # the exact mine probability of the move's cell
+    best: int  # the covered cell with the lowest probability (lowest index on ties)
+    best_probability: Fraction
+
+
+def judge(board: Board, moves: tuple[Move, ...], count: Count | None = None) -> tuple[BadMove, ...]:
+    """The bad moves among ``moves``, all made on ``board``; ``count`` is the board's global count if known."""
+    count = count if count is not None else count_board(board, Mode.GLOBAL)
+    if not count.consistent or not count.probabilities:
+        return ()
+    p = {c: q for c, q in count.probabilities if q is not None}
+    best_probability, best = min((q, c) for c, q in p.items())
+    bad = []
+    for move in moves:
+        q = p.get(move.cell)
+        if q is None:
+            continue  # not a covered cell: the move changes nothing
+        flaw = _flaw(move, q, best_probability)
+        if flaw is not None:
+            bad.append(BadMove(move, flaw, q, best, best_probability))
+    return tuple(bad)
+
+
+def _flaw(move: Move, q: Fraction, best: Fraction) -> Flaw | None:
+    if move.action is Action.FLAG:
+        return None if q == 1 else Flaw.FLAGGED_UNCERTAIN
+    if q == 1:
+        return Flaw.OPENED_MINE
+    if q > 0 and best == 0:
+        return Flaw.GUESSED_BESIDE_SAFE
+    if move.reason != "blind" and q - best > DECISION_MARGIN:
+        return Flaw.RISKIER_GUESS
+    return None
+
+
+def _p(q: Fraction) -> str:
+    return f"p={q}" if q.denominator < 10**6 else f"p~{float(q):.6f}"
+
+
+def explain(board: Board, bad: BadMove) -> str:
+    """What the counter says about a bad move, in words."""
+    cell = label(board, bad.move.cell)
+    if bad.flaw is Flaw.OPENED_MINE:
+        return f"{cell} is certainly a mine"
+    if bad.flaw is Flaw.FLAGGED_UNCERTAIN:
+        return f"{cell} is not certainly a mine ({_p(bad.probability)})"
+    if bad.flaw is Flaw.GUESSED_BESIDE_SAFE:
+        return f"{cell} has {_p(bad.probability)} while {label(board, bad.best)} is certainly safe"
+    return (f"{cell} has {_p(bad.probability)}, {float(bad.probability - bad.best_probability):.3f} more than "
+            f"{label(board, bad.best)} ({_p(bad.best_probability)}); margin {DECISION_MARGIN}")
+
+
+def as_finding(board_text: str, board: Board, player: str, bad: BadMove, index: int | None = None,
+               extra: dict | None = None) -> Finding:
+    """A bad move as a finding of kind ``decision`` (board_text: the view, with its hidden mines if known)."""
+    cells = (bad.move.cell,) if bad.best == bad.move.cell else (bad.move.cell, bad.best)
+    if bad.flaw in (Flaw.OPENED_MINE, Flaw.FLAGGED_UNCERTAIN):
+        cells = (bad.move.cell,)
+    return Finding(Kind.DECISION, player, GROUND_TRUTH, Mode.GLOBAL, cells, bad.move.describe(board),
+                   explain(board, bad), board_text, bad.flaw.value, None, index, dict(extra or {}))
+
+
+def replay_state(finding: Finding):
+    """The player's state before the decision, as the finding stored it (JSON lists read back as lists)."""
+    return finding.extra.get("state")
+
+
+def cropped_cell(width: int, board: Board, origin: tuple[int, int]) -> Callable[[int], int | None]:
+    """A cell of a ``width``-wide board, as a cell of ``board`` cut from it with its top-left at
+    ``origin`` (row, column); None for a cell the crop removed."""
+    return lambda cell: crop_cell(width, cell, *origin, board.width, board.height)
+
+
+def still_decides_badly(finding: Finding, timeout: float | None = 10.0
+                        ) -> Callable[[Board, tuple[int, int]], Finding | None]:
+    """The shrink predicate of a decision finding: on a candidate board, the player (from the stored
+    state) still makes a move with the same flaw; the finding on that board, or None.
+
+    ``origin`` is where the candidate's top-left cell was on the finding's board (crops move it):
+    a state that names cells is relocated onto the candidate, and the finding carries that state.
+    """
+    from minecheck.play.players import get_player, relocated  # players import the policy, which imports the registry
+
+    player = get_player(finding.subject)
+    state = replay_state(finding)
+    flaw = Flaw(finding.detail)
+    width = parse_board(finding.board).width
+
+    def check(board: Board, origin: tuple[int, int] = (0, 0)) -> Finding | None:
+        if board.total_mines is None:
+            return None
+        seen = replace(board, truth=None)
+        moved = relocated(player, state, cropped_cell(width, board, origin))
+        decision = player.decide(seen, moved, timeout)
+        if decision.error:
+            return None
+        for bad in judge(seen, decision.moves):
+            if bad.flaw is flaw:
+                extra = {**finding.extra, "state": moved} if "state" in finding.extra else finding.extra
+                return as_finding(format_board(board), seen, finding.subject, bad, finding.index, extra)
+        return None
+
+    return check

@@ -1,0 +1,216 @@
+"""A play run's report: the win-rate page (table, plot, findings, a lost game replayed) and the
+decision findings' pages, from the run's files alone.
+
+Like the campaign report it never knows how a player works: it reads games.jsonl and
+findings.jsonl, replays recorded moves on the deal (``play.replay``), and reruns a player only to
+draw what its solver answered on a finding's board.  Decision findings are grouped by player and
+kind of bad move; the first ``per_flaw`` of each group are shrunk (cached in shrunk.jsonl; more
+when none of them got far) and drawn in full, the first ``pages_per_flaw`` get a page, and the
+table counts them all.
+"""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import Executor
+from dataclasses import asdict, replace
+from pathlib import Path
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from minecheck.campaigns.publish import finding_key, shrink_cached
+from minecheck.check.findings import Finding
+from minecheck.check.shrink import shrink
+from minecheck.model.answers import Mode, SolverResult
+from minecheck.model.board import COVERED, FLAG, Board, label
+from minecheck.model.boardtext import parse_board
+from minecheck.play.decisions import DECISION_MARGIN, replay_state
+from minecheck.play.game import Action, Game, Move, view
+from minecheck.play.players import get_player
+from minecheck.play.run import read_config, read_games, read_play_findings, replay, win_rates
+from minecheck.report.pages import FindingPage, page_name, render_finding
+from minecheck.report.plots import interval_plot
+from minecheck.running.registry import get_solver, run_solver
+
+_ENV = Environment(loader=PackageLoader("minecheck.report", "templates"), autoescape=select_autoescape(["j2", "html"]),
+                   trim_blocks=True, lstrip_blocks=True)
+
+# Published win rates with a safe 3x3 first click, for the plot and the README
+ANCHORS: dict[str, tuple[tuple[str, float], ...]] = {
+    "beginner": (("Tu et al. 2017", 0.971),),
+    "intermediate": (("Tu et al. 2017", 0.889),),
+    "expert": (("Tu et al. 2017", 0.528), ("JSMinesweeper", 0.54)),
+}
+SHRINK_SECONDS = 120.0  # per finding: a sampler-based player makes every predicate call slow
+SHRINK_TRIES = 3  # findings of one group shrunk before the report shows a board no crop could reduce
+REPLAY_BOARDS = 8  # a lost game's replay draws the boards of its last decisions (all of its moves are listed)
+
+
+def _shrink_one(f: Finding, timeout: float) -> dict:
+    result = shrink(f, timeout=timeout, budget=SHRINK_SECONDS)
+    return {"key": finding_key(f), "finding": result.finding.to_json(), "stats": asdict(result.stats)}
+
+
+def ordered(findings: list[Finding], players: list[str]) -> list[Finding]:
+    """Findings in a fixed order (player as in the run, game, turn, cells), whatever order games finished in."""
+    rank = {name: i for i, name in enumerate(players)}
+    return sorted(findings, key=lambda f: (rank.get(f.subject, len(rank)), f.subject, f.index or 0,
+                                           f.extra.get("turn", 0), f.detail, f.cells))
+
+
+def groups(findings: list[Finding]) -> dict[tuple[str, str], list[int]]:
+    """Finding numbers by (player, kind of bad move), in order."""
+    out: dict[tuple[str, str], list[int]] = {}
+    for n, f in enumerate(findings):
+        out.setdefault((f.subject, f.detail), []).append(n)
+    return out
+
+
+def shrink_groups(out: Path, findings: list[Finding], per_flaw: int, timeout: float,
+                  pool: Executor | None = None) -> dict[int, dict]:
+    """Shrunk results for the first ``per_flaw`` findings of each group, by number (cached in shrunk.jsonl).
+
+    A group none of whose shrinks got far (each ran to its end and left more than a quarter of the
+    board) tries its next finding, up to ``SHRINK_TRIES`` in all: a blind guess is a random draw over
+    the covered cells, which lands elsewhere on a cropped board, and another game's draw may survive
+    the crops.  A shrink cut short by its budget is not retried: the next would be as slow.
+    """
+    every = groups(findings)
+    chosen = {key: numbers[:per_flaw] for key, numbers in every.items()}
+    while True:
+        shrunk = shrink_cached(out, findings, [n for ns in chosen.values() for n in ns], _shrink_one, timeout, pool)
+        stuck = [key for key, ns in chosen.items()
+                 if len(ns) < min(SHRINK_TRIES, len(every[key])) and not any(_got_far(shrunk[n]) for n in ns)]
+        if not stuck:
+            return shrunk
+        for key in stuck:
+            chosen[key] = every[key][:len(chosen[key]) + 1]
+
+
+def _got_far(result: dict) -> bool:
+    stats = result["stats"]
+    return stats["cut_short"] or 4 * stats["cells_after"] <= stats["cells_before"]
+
+
+def decision_results(f: Finding, board: Board, timeout: float) -> tuple[SolverResult, ...]:
+    """What the player's solver answered on the finding's board (named as the player) and the exact answer."""
+    seen = replace(board, truth=None)
+    if seen.total_mines is None:
+        return ()
+    decision = get_player(f.subject).decide(seen, replay_state(f), timeout)
+    exact = run_solver(get_solver(f.reference), seen, Mode.GLOBAL, timeout)
+    mine = () if decision.result is None else (replace(decision.result, solver=f.subject),)
+    return mine + (exact,)
+
+
+def finding_pages(out: Path, findings: list[Finding], shrunk: dict[int, dict], pages_per_flaw: int,
+                  timeout: float) -> set[int]:
+    """Write the pages of the first findings of each group; the numbers that have a page."""
+    written = set()
+    for numbers in groups(findings).values():
+        for n in numbers[:pages_per_flaw]:
+            f = findings[n]
+            original = parse_board(f.board)
+            if n in shrunk:
+                small = Finding.from_json(shrunk[n]["finding"])
+                small = replace(small, extra={**small.extra, "original_board": f.board})
+                board = parse_board(small.board)
+                page = FindingPage(small, n, original, board, decision_results(f, original, timeout),
+                                   decision_results(small, board, timeout), shrunk[n]["stats"])
+            else:
+                page = FindingPage(f, n, original)
+            (out / page_name(n)).write_text(render_finding(page))
+            written.add(n)
+    return written
+
+
+# -- replays -----------------------------------------------------------------------------------------
+
+def _cell(game: Game, cell: int, acted: dict[int, Action], final: bool) -> dict:
+    board = view(game)
+    value = board.cells[cell]
+    title = label(board, cell)
+    cls, text = "covered", ""
+    if value >= 0:
+        cls, text = f"open d{value}", str(value) if value else ""
+    elif value == FLAG:
+        cls, text = "flag" + ("" if cell in game.mines else " wrongflag"), "F"
+        title += " flag" + ("" if cell in game.mines else " (not a mine)")
+    elif final and cell in game.mines and value == COVERED:
+        cls, text = "mine", "*"
+        title += " mine"
+    if cell == game.exploded:
+        cls, text, title = "mine exploded", "*", title + " the mine opened"
+    if cell in acted:
+        cls += " move"
+        title += f" ({acted[cell].value} here)"
+    return {"cls": cls, "text": text, "title": title, "style": ""}
+
+
+def _grid(game: Game, moves: tuple[Move, ...], caption: str, name: str, final: bool = False) -> dict:
+    acted = {m.cell: m.action for m in moves}
+    rows = [[_cell(game, r * game.width + c, acted, final) for c in range(game.width)] for r in range(game.height)]
+    return {"caption": caption, "width": game.width, "rows": rows, "name": name}
+
+
+def lost_game(games: list[dict], findings: list[Finding], player: str) -> dict | None:
+    """The game replayed for a player: its first lost game with a bad decision, else its first lost game."""
+    lost = sorted((g for g in games if g["player"] == player and not g["won"]), key=lambda g: g["index"])
+    flagged = {f.index for f in findings if f.subject == player}
+    return next((g for g in lost if g["index"] in flagged), lost[0] if lost else None)
+
+
+def replay_view(config, record: dict, findings: list[Finding]) -> dict:
+    """A lost game move by move: every move listed by decision, the last decisions' boards drawn."""
+    steps = replay(config, record)
+    first = steps[0][0]
+    bad = {(f.extra.get("turn"), f.cells[0]): f for f in findings
+           if f.subject == record["player"] and f.index == record["index"]}
+    listed = []
+    for turn, (game, moves) in enumerate(steps[:-1]):
+        b = view(game)
+        listed.append({"turn": turn + 1, "moves": [{"text": m.describe(b),
+                                                    "bad": bad.get((turn, m.cell)).detail if (turn, m.cell) in bad
+                                                    else ""} for m in moves]})
+    drawn = []
+    start = max(0, len(steps) - 1 - REPLAY_BOARDS)
+    for turn in range(start, len(steps) - 1):
+        game, moves = steps[turn]
+        drawn.append(_grid(game, moves, f"before decision {turn + 1}", f"replay-{record['player']}-{turn}"))
+    end = steps[-1][0]
+    drawn.append(_grid(end, (), f"the end: {record['outcome']}", f"replay-{record['player']}-end", final=True))
+    return {"player": record["player"], "index": record["index"], "outcome": record["outcome"],
+            "error": record.get("error"), "opened_first": len(first.opened), "decisions": listed,
+            "grids": drawn, "skipped": start}
+
+
+# -- the page ----------------------------------------------------------------------------------------
+
+def publish_play(out: Path, per_flaw: int = 1, pages_per_flaw: int = 20, pool: Executor | None = None) -> Path:
+    """Shrink representatives, write the findings' pages and index.html (the play page) into the run's directory."""
+    config = read_config(out)
+    games = read_games(out)
+    players = list(json.loads((out / "play.json").read_text())["players"])
+    findings = ordered(read_play_findings(out), players)
+    shrunk = shrink_groups(out, findings, per_flaw, config.timeout, pool)
+    paged = finding_pages(out, findings, shrunk, pages_per_flaw, config.timeout)
+    rates = win_rates(out)
+    anchors = ANCHORS.get(config.size, ()) if config.first_click == "safe-3x3" else ()
+    plot = interval_plot([(r.player, r.rate, *r.interval) for r in rates if r.games],
+                         "Win rate per solver with its 95% Wilson interval", list(anchors))
+    table = [{"player": r.player, "games": r.games, "wins": r.wins, "rate": 100 * r.rate,
+              "low": 100 * r.interval[0], "high": 100 * r.interval[1], "speed": r.games_per_s,
+              "check": 100 * r.check_share, "errors": r.errors, "findings": r.decision_findings} for r in rates]
+    found = []
+    for (player, flaw), numbers in groups(findings).items():
+        small = [Finding.from_json(shrunk[n]["finding"]).board
+                 for n in sorted((n for n in numbers if n in shrunk), key=lambda n: shrunk[n]["stats"]["cells_after"])]
+        found.append({"player": player, "flaw": flaw, "count": len(numbers), "boards": small,
+                      "links": [{"href": page_name(n), "label": n} for n in numbers if n in paged],
+                      "more": sum(1 for n in numbers if n not in paged)})
+    replays = [replay_view(config, g, findings) for p in players if (g := lost_game(games, findings, p))]
+    html = _ENV.get_template("play.html.j2").render(
+        title=f"minecheck play: {config.size}, seed {config.seed}", config=config, table=table, plot=plot,
+        anchors=anchors, found=found, replays=replays, margin=f"{float(DECISION_MARGIN):.2f}")
+    (out / "index.html").write_text(html)
+    return out / "index.html"

@@ -1,0 +1,287 @@
+"""Play runs: whole games, every player on the same deals, every decision cross-checked.
+
+Game ``index`` of a run is dealt from (seed, index) alone (``minecheck.play.game``), so every player
+meets the same boards and any game replays alone (``play_game``).  A run's directory holds:
+
+  play.json       the configuration (a resumed run must match it)
+  games.jsonl     one line per game played: player, index, outcome, every move by decision, time
+  findings.jsonl  one line per bad decision (kind ``decision``), written before its game's line
+  summary.json    the win-rate table: games, wins, Wilson 95% interval, games/s, findings
+
+A killed run loses at most the games in flight: ``resume`` drops torn lines and the findings of
+games without a game line, then plays only the (player, index) pairs not yet in games.jsonl.
+A player that raises or runs past its budget loses that game, with the error on the game's
+line; a worker process that dies takes the games in flight with it, and they are replayed one
+at a time, so that the death is pinned on its game (lost, with the reason) and the run goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from functools import cache
+from pathlib import Path
+
+from minecheck.campaigns.fuzz import read_findings as read_play_findings  # one reader of findings.jsonl
+from minecheck.check.findings import Finding
+from minecheck.engine.counter import count_board
+from minecheck.model.answers import Mode
+from minecheck.model.board import label
+from minecheck.model.boardtext import format_board
+from minecheck.model.position import render
+from minecheck.play.decisions import DECISION_MARGIN, as_finding, judge
+from minecheck.play.game import Action, FirstClick, Game, Move, game_seed, parse_size, play_move, view
+from minecheck.play.players import DEFAULT_TIMEOUT, Player, get_player
+from minecheck.play import game as rules
+from minecheck.play.winrate import WinRate
+from minecheck.running.workqueue import replace_lines, run_tasks, settle
+
+
+@dataclass(frozen=True)
+class PlayConfig:
+    """Everything that decides a run's games (not how fast it runs)."""
+
+    seed: int
+    players: tuple[str, ...]
+    size: str = "beginner"
+    first_click: str = FirstClick.SAFE_3X3.value
+    timeout: float = DEFAULT_TIMEOUT  # CPU seconds per decision
+    first_cell: str = "centre"  # or "ROW,COL"
+
+    def validate(self) -> None:
+        """Bad input is refused before any work: an unknown size, rule or player, or mines that do not fit."""
+        rules.check_fits(parse_size(self.size), FirstClick(self.first_click), self.first_cell)
+        for name in self.players:
+            get_player(name)
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game of one player: how it ended, every decision's moves, where the time went, its findings."""
+
+    player: str
+    index: int
+    won: bool
+    outcome: str
+    turns: tuple[tuple[Move, ...], ...]
+    error: str | None = None
+    play_seconds: float = 0.0
+    check_seconds: float = 0.0
+    findings: tuple[Finding, ...] = field(default=())
+
+    def as_json(self) -> dict:
+        return {"player": self.player, "index": self.index, "won": self.won, "outcome": self.outcome,
+                "error": self.error, "turns": [[[m.action.value, m.cell, m.reason] for m in t] for t in self.turns],
+                "play_seconds": round(self.play_seconds, 4), "check_seconds": round(self.check_seconds, 4),
+                "findings": len(self.findings)}
+
+
+@cache
+def _player(name: str) -> Player:
+    """One instance per name and process."""
+    return get_player(name)
+
+
+def _dealt(config: PlayConfig, index: int) -> Game:
+    return rules.deal(parse_size(config.size), FirstClick(config.first_click), config.seed, index, config.first_cell)
+
+
+def _board_text(game: Game) -> str:
+    """The view with its hidden mines when the player's flags allow a Position, else the view alone."""
+    pos = rules.position(game)
+    return format_board(render(pos)) if pos is not None else format_board(view(game))
+
+
+def play_game(config: PlayConfig, name: str, index: int) -> GameRecord:
+    """Play game ``index`` of the run with player ``name``, judging every decision; replays alone."""
+    game = _dealt(config, index)
+    player = _player(name)
+    state = player.start(game_seed(config.seed, index))
+    turns: list[tuple[Move, ...]] = []
+    findings: list[Finding] = []
+    play_s = check_s = 0.0
+    outcome, error = "", None
+    if game.lost:
+        outcome = "the first click opened a mine"
+    while not game.over:
+        board = view(game)
+        started = time.perf_counter()
+        decision = player.decide(board, state, config.timeout)
+        play_s += time.perf_counter() - started
+        if decision.error:
+            outcome, error = "lost to an error", decision.error
+            break
+        before, played = game, []
+        for move in decision.moves:
+            game = play_move(game, move)
+            played.append(move)
+            if game.over:
+                break
+        started = time.perf_counter()
+        bad = judge(board, tuple(played), count_board(board, Mode.GLOBAL)) if played else ()
+        if bad:
+            text = _board_text(before)
+            extra = {"state": state, "turn": len(turns), "seed": config.seed, "size": config.size,
+                     "first_click": config.first_click}
+            findings += [as_finding(text, board, name, b, index, extra) for b in bad]
+        check_s += time.perf_counter() - started
+        if played:
+            turns.append(tuple(played))
+        if not decision.moves:
+            outcome = f"no move: {decision.note or 'the player gave none'}"
+            break
+        if game == before:
+            outcome = "no move: its moves change nothing"
+            break
+        state = decision.state
+    if game.won:
+        outcome = "won"
+    elif game.lost and not outcome:
+        outcome = f"opened a mine at {label(view(game), game.exploded)}"
+    return GameRecord(name, index, game.won, outcome, tuple(turns), error, play_s, check_s, tuple(findings))
+
+
+def replay(config: PlayConfig, record: dict) -> list[tuple[Game, tuple[Move, ...]]]:
+    """A recorded game (a games.jsonl line) as (game before the decision, its moves), decision by decision."""
+    game = _dealt(config, record["index"])
+    out = []
+    for turn in record["turns"]:
+        moves = tuple(Move(Action(a), c, r) for a, c, r in turn)
+        out.append((game, moves))
+        for m in moves:
+            game = play_move(game, m)
+    out.append((game, ()))
+    return out
+
+
+# -- files -------------------------------------------------------------------------------------------
+
+def read_games(out: Path) -> list[dict]:
+    """Complete lines of games.jsonl (a line torn by a kill is dropped)."""
+    path = out / "games.jsonl"
+    if not path.exists():
+        return []
+    games = []
+    for line in path.read_text().splitlines():
+        try:
+            games.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return [g for g in games if isinstance(g, dict) and "player" in g and "index" in g]
+
+
+def read_config(out: Path) -> PlayConfig:
+    data = json.loads((out / "play.json").read_text())
+    return PlayConfig(data["seed"], tuple(data["players"]), data["size"], data["first_click"], data["timeout"],
+                      data.get("first_cell", "centre"))
+
+
+def _prepare(config: PlayConfig, out: Path, resume: bool) -> set[tuple[str, int]]:
+    """The (player, index) pairs already played; a fresh run starts empty, a resumed one must match."""
+    out.mkdir(parents=True, exist_ok=True)
+    stored = out / "play.json"
+    given = json.loads(json.dumps(asdict(config)))
+    if resume and stored.exists():
+        old = {"first_cell": "centre"} | json.loads(stored.read_text())  # written before first_cell existed
+        differ = [f"{k}: {old.get(k)!r} -> {given.get(k)!r}" for k in sorted(set(old) | set(given))
+                  if k != "players" and old.get(k) != given.get(k)]
+        if differ:
+            raise ValueError(f"cannot resume: {stored} holds another run ({'; '.join(differ)}); "
+                             "resume with the same options or use another --out")
+        games = read_games(out)
+        done = {(g["player"], g["index"]) for g in games}
+        replace_lines(out / "games.jsonl", [json.dumps(g) for g in games])
+        replace_lines(out / "findings.jsonl", [f.to_json() for f in read_play_findings(out)
+                                                if (f.subject, f.index) in done])
+        players = tuple(dict.fromkeys(old.get("players", []) + list(config.players)))
+        stored.write_text(json.dumps({**given, "players": list(players)}, indent=2) + "\n")
+        return done
+    for name in ("games.jsonl", "findings.jsonl", "summary.json"):
+        (out / name).unlink(missing_ok=True)
+    stored.write_text(json.dumps(given, indent=2) + "\n")
+    return set()
+
+
+def _record(out: Path, record: GameRecord) -> None:
+    """The game's findings first, then its line: a game line means its findings are on disk."""
+    with open(out / "findings.jsonl", "a") as f:
+        for finding in record.findings:
+            f.write(finding.to_json() + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    with open(out / "games.jsonl", "a") as f:
+        f.write(json.dumps(record.as_json()) + "\n")
+
+
+def win_rates(out: Path) -> list[WinRate]:
+    """Per player, from games.jsonl and findings.jsonl, in the run's order of players."""
+    config = json.loads((out / "play.json").read_text())
+    games = read_games(out)
+    findings = read_play_findings(out)
+    names = list(dict.fromkeys(config["players"] + [g["player"] for g in games]))
+    rates = []
+    for name in names:
+        mine = [g for g in games if g["player"] == name]
+        rates.append(WinRate(name, len(mine), sum(1 for g in mine if g["won"]),
+                             sum(1 for g in mine if g.get("error")),
+                             sum(g.get("play_seconds", 0.0) for g in mine),
+                             sum(g.get("check_seconds", 0.0) for g in mine),
+                             sum(1 for f in findings if f.subject == name)))
+    return rates
+
+
+def write_summary(out: Path, seconds: float | None = None) -> dict:
+    """summary.json: the run's options and each player's win rate, interval, speed and findings."""
+    config = json.loads((out / "play.json").read_text())
+    data = {"size": config["size"], "first_click": config["first_click"], "seed": config["seed"],
+            "margin": str(DECISION_MARGIN), "solvers": {r.player: r.as_json() for r in win_rates(out)}}
+    if seconds is not None:
+        data["seconds"] = round(seconds, 2)
+    (out / "summary.json").write_text(json.dumps(data, indent=2) + "\n")
+    return data
+
+
+# -- running ------------------------------------------------------------------------------------------
+
+@dataclass
+class PlayProgress:
+    games: int = 0
+    wins: int = 0
+    findings: int = 0
+    started: float = field(default_factory=time.perf_counter)
+
+
+def run_play(config: PlayConfig, out: Path, games: int, jobs: int | None = None, scheduler: str | None = None,
+             resume: bool = False, on_game: Callable[[GameRecord, PlayProgress], None] | None = None) -> PlayProgress:
+    """Play games 0 .. games-1 with every player, skipping those already played (on resume)."""
+    config.validate()
+    done = _prepare(config, out, resume)
+    progress = PlayProgress(games=len(done))
+    todo = ((name, i) for i in range(games) for name in config.players if (name, i) not in done)
+    jobs = jobs or os.cpu_count() or 1
+
+    def finish(record: GameRecord) -> None:
+        _finish(out, record, progress, on_game)
+
+    run_tasks(todo, lambda pool, task: pool.submit(play_game, config, *task), finish, _died, jobs, scheduler)
+    rank = {name: i for i, name in enumerate(config.players)}
+    settle(out / "games.jsonl", lambda g: (g["index"], rank.get(g["player"], len(rank)), g["player"]))
+    settle(out / "findings.jsonl", lambda f: (f.get("index") or 0, rank.get(f["subject"], len(rank)), f["subject"],
+                                              f.get("extra", {}).get("turn", 0)))
+    return progress
+
+
+def _died(task: tuple[str, int], why: str) -> GameRecord:
+    return GameRecord(task[0], task[1], False, "lost to an error", (), why)
+
+
+def _finish(out: Path, record: GameRecord, progress: PlayProgress, on_game) -> None:
+    _record(out, record)
+    progress.games += 1
+    progress.wins += record.won
+    progress.findings += len(record.findings)
+    if on_game:
+        on_game(record, progress)

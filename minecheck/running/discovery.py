@@ -1,0 +1,196 @@
+"""Where solver names come from: one lookup for built-in, configured, installed and inline solvers.
+
+A name is looked up, in this order, among
+
+* the built-in solvers (``exact``, ``ilp@seed``, ... ``minisat``), with an optional ``:option``;
+* the user's ``[tool.minecheck.solvers]`` table in the nearest ``pyproject.toml`` (searched from
+  the working directory upwards): ``name = "pkg.module:Thing"``, ``name = "cmd:COMMAND"``, or a
+  table ``{ command = "...", persistent = true, modes = [...], answers = [...] }``;
+* the entry points of the group ``minecheck.solvers`` of installed packages;
+* inline forms: ``pkg.module:Thing`` (an import path), ``cmd:COMMAND`` (a program), and
+  ``NAME=...`` to name either.
+
+The result is a ``Definition``: plain data that says how to make the solver, so that a worker
+(a forked process, or a dask worker elsewhere) makes the same solver from it.  The cross-check,
+campaigns and reports never ask where a solver came from.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from functools import cache
+from pathlib import Path
+
+BUILT_IN: dict[str, str] = {
+    "exact": "minecheck.solvers.exact:ExactSolver",
+    "ilp@seed": "minecheck.solvers.ilp_seed:seed_solver",
+    "ilp@fixed": "minecheck.solvers.ilp_fixed:fixed_solver",
+    "dpll@seed": "minecheck.solvers.dpll_seed:seed_solver",
+    "dpll@fixed": "minecheck.solvers.dpll_fixed:fixed_solver",
+    "gibbs@seed": "minecheck.solvers.gibbs_seed:seed_solver",
+    "gibbs@fixed": "minecheck.solvers.gibbs_fixed:fixed_solver",
+    "cbc": "minecheck.references.cbc:make",
+    "minisat": "minecheck.references.minisat:make",
+    "brute": "minecheck.references.brute:make",
+    "ms_toollib": "minecheck.solvers.toollib:make",
+}
+SEED_VARIANTS = ("ilp@seed", "dpll@seed", "gibbs@seed", "simplex@seed")  # the articles' code, defects and all
+FIXED_VARIANTS = ("ilp@fixed", "dpll@fixed", "gibbs@fixed", "simplex@fixed")
+LP_SOLVER_NAMES = ("simplex@seed", "simplex@fixed")  # checked on LP relaxations against CBC (minecheck.check.lpcheck)
+COMMAND = "cmd:"
+GROUP = "minecheck.solvers"
+TABLE = ("tool", "minecheck", "solvers")
+
+
+class UnknownSolver(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Definition:
+    """How to make one solver: an import path (``module:attribute``) or a command, and where it was found."""
+
+    name: str
+    target: str  # "module:attribute", or "cmd:COMMAND"
+    origin: str  # "built-in", "pyproject.toml at PATH", "installed (DIST)", "command line"
+    option: str | None = None
+    persistent: bool = False
+    modes: tuple[str, ...] | None = None  # for programs: the modes it answers (default both)
+    answers: tuple[str, ...] | None = None  # for programs: what it answers (default everything it says)
+    cwd: str | None = None  # a pyproject's folder: where its programs run, and where its import paths are found
+
+    @property
+    def is_command(self) -> bool:
+        return self.target.startswith(COMMAND)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @staticmethod
+    def from_json(text: str) -> Definition:
+        data = json.loads(text)
+        for key in ("modes", "answers"):
+            if data.get(key) is not None:
+                data[key] = tuple(data[key])
+        return Definition(**data)
+
+
+def lookup(name: str, known: dict[str, Definition] | None = None, persistent: bool = False) -> Definition:
+    """The definition of a solver name; UnknownSolver (listing what is known) if there is none.
+
+    ``persistent`` runs a program named inline (``cmd:``) in persistent mode.
+    """
+    if known and name in known:
+        return known[name]
+    if persistent:
+        found = lookup(name, known)
+        return Definition(**{**asdict(found), "persistent": True}) if found.is_command else found
+    alias, eq, rest = name.partition("=")
+    if eq and alias and "/" not in alias and ":" not in alias:
+        inner = lookup(rest, known)
+        return Definition(**{**asdict(inner), "name": alias})
+    if name.startswith(COMMAND):
+        if not name[len(COMMAND):].strip():
+            raise UnknownSolver("cmd: needs a command, e.g. cmd:'java -cp build MySolver'")
+        return Definition(name, name, "command line")
+    base, _, option = name.partition(":")
+    found = Definition(base, BUILT_IN[base], "built-in") if base in BUILT_IN else named().get(base)
+    if found is not None:
+        if option and found.is_command:
+            raise UnknownSolver(f"{base} is a program ({found.target}); it takes no ':{option}' option")
+        return Definition(**{**asdict(found), "name": name, "option": option or None})
+    if ":" in name and _looks_importable(name):
+        return Definition(name, name, "command line")
+    raise UnknownSolver(f"unknown solver {name!r}; known: {', '.join(named())} "
+                        "(or an import path module:attribute, or cmd:COMMAND)")
+
+
+def resolve(names, persistent: bool = False) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The names as results will show them (``NAME=...`` becomes NAME), and the definitions (JSON) of
+    those not built in, for workers that cannot look them up; ``persistent`` makes every program among
+    them run in persistent mode."""
+    shown, out = [], []
+    for name in names:
+        d = lookup(name, None, persistent)
+        shown.append(d.name)
+        if d.origin != "built-in":
+            out.append(d.to_json())
+    return tuple(shown), tuple(out)
+
+
+def _looks_importable(path: str) -> bool:
+    module, _, attribute = path.partition(":")
+    return bool(module) and bool(attribute) and all(p.isidentifier() for p in module.split(".") + attribute.split("."))
+
+
+def named() -> dict[str, Definition]:
+    """Every solver known by a plain name: built-in, then configured, then installed (first wins)."""
+    out = {name: Definition(name, target, "built-in") for name, target in BUILT_IN.items()}
+    for source in (configured(), installed()):
+        for name, definition in source.items():
+            out.setdefault(name, definition)
+    return out
+
+
+@cache
+def _pyproject_near(start: str) -> Path | None:
+    for folder in (Path(start), *Path(start).parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def configured(start: str | None = None) -> dict[str, Definition]:
+    """The ``[tool.minecheck.solvers]`` table of the nearest pyproject.toml, as definitions."""
+    path = _pyproject_near(str(Path(start or os.getcwd()).resolve()))
+    if path is None:
+        return {}
+    return _table(path)
+
+
+@cache
+def _table(path: Path) -> dict[str, Definition]:
+    import tomllib
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as err:
+        raise UnknownSolver(f"{path}: not valid TOML ({err})") from None
+    table = data
+    for key in TABLE:
+        table = table.get(key, {}) if isinstance(table, dict) else {}
+    origin = f"pyproject.toml at {path.parent}"
+    return {name: _entry(name, value, origin, path.parent) for name, value in table.items()}
+
+
+def _entry(name: str, value: object, origin: str, folder: Path) -> Definition:
+    """One entry of the table: a string (import path or cmd:...), or a table describing a program or import path."""
+    where = f"[tool.minecheck.solvers] {name} in {folder / 'pyproject.toml'}"
+    if isinstance(value, str):
+        value = {"command": value[len(COMMAND):]} if value.startswith(COMMAND) else {"target": value}
+    if not isinstance(value, dict):
+        raise UnknownSolver(f"{where}: expected a string or a table, got {value!r}")
+    unknown = set(value) - {"target", "command", "persistent", "modes", "answers", "cwd"}
+    if unknown:
+        raise UnknownSolver(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+    if ("target" in value) == ("command" in value):
+        raise UnknownSolver(f"{where}: give either target = \"module:attribute\" or command = \"...\"")
+    target = value.get("target") or COMMAND + str(value["command"])
+    modes = tuple(value["modes"]) if "modes" in value else None
+    answers = tuple(value["answers"]) if "answers" in value else None
+    cwd = str((folder / value["cwd"]).resolve()) if "cwd" in value else str(folder)
+    return Definition(name, target, origin, None, bool(value.get("persistent", False)), modes, answers, cwd)
+
+
+def installed() -> dict[str, Definition]:
+    """Solvers offered by installed packages through the ``minecheck.solvers`` entry-point group."""
+    from importlib.metadata import entry_points  # reads every installed package: only when a name is not built in
+
+    out = {}
+    for ep in entry_points(group=GROUP):
+        dist = ep.dist.name if ep.dist is not None else "an installed package"
+        out.setdefault(ep.name, Definition(ep.name, ep.value, f"installed ({dist})"))
+    return out

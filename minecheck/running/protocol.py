@@ -1,0 +1,222 @@
+"""The solver protocol, schema 1: what a solver outside minecheck is given and what it must answer.
+
+A solver in any language is a program (``minecheck.running.external``); a Python solver may also be a
+plain function ``f(board_text, mode) -> dict``.  Both answer the same JSON object, described by
+``minecheck/schema/answer-v1.json`` and checked here, field by field, against the board it
+answers: a cell off the board or on an opened cell, an unknown verdict, a probability outside
+[0, 1] are each a ``ProtocolError`` naming the place.  What the answer holds is what it claims:
+verdicts where it gives verdicts, probabilities where it gives probabilities, a count where it
+gives ``layouts``, consistency where it says ``consistent``; a cell left out claims nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from fractions import Fraction
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
+from minecheck.model.board import Board, label
+from minecheck.model.boardtext import format_board
+
+SCHEMA_VERSION = 1
+SCHEMA_FILE = Path(__file__).resolve().parent / "schema" / "answer-v1.json"
+PROTOCOL_PREFIX = "Protocol"  # the error of an answer that breaks the schema starts with this
+
+
+class ProtocolError(ValueError):
+    """An answer that breaks the schema; the message names the field (``cells[3].verdict``)."""
+
+
+def board_text(board: Board) -> str:
+    """The board as a solver is given it: the .mine text, header WxHxM when the total is known, no hidden truth."""
+    visible = Board(board.width, board.height, board.cells, board.total_mines, None)
+    return format_board(visible)
+
+
+def seed_for(board: Board, mode: Mode) -> int:
+    """The seed a sampler is given for this board and mode: the same on every run and machine."""
+    digest = hashlib.sha256(f"{board_text(board)}|{mode.value}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+def request_line(board: Board, mode: Mode) -> str:
+    """One request of the persistent mode: a JSON object on one line."""
+    return json.dumps({"schema": SCHEMA_VERSION, "board": board_text(board), "mode": mode.value,
+                       "seed": seed_for(board, mode)})
+
+
+@cache
+def answer_schema() -> dict:
+    """The answer's JSON Schema, as shipped in minecheck/schema/answer-v1.json."""
+    return json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+
+
+def decode_answer(text: str, board: Board, mode: Mode, name: str) -> SolverResult:
+    """Parse one answer (JSON text) into a result; raise ProtocolError on anything else."""
+    stripped = text.strip()
+    if not stripped:
+        raise ProtocolError("the answer is empty: expected one JSON object")
+    try:
+        data = json.loads(stripped)
+    except json.JSONDecodeError as err:
+        raise ProtocolError(f"the answer is not JSON ({err.msg} at line {err.lineno}, column {err.colno}): "
+                            f"{_excerpt(stripped)}") from None
+    return decode_object(data, board, mode, name)
+
+
+def decode_object(data: Any, board: Board, mode: Mode, name: str) -> SolverResult:
+    """Check an answer object against the schema and the board; the result it stands for."""
+    _check_schema(data)
+    cells, seen = [], {}
+    for i, item in enumerate(data["cells"]):
+        row, col = int(item["row"]), int(item["col"])
+        where = f"cells[{i}]"
+        if row >= board.height or col >= board.width:
+            raise ProtocolError(f"{where}: row {row}, col {col} is off the {board.width}x{board.height} board")
+        cell = board.cell(row, col)
+        if not board.is_covered(cell):
+            what = "a flag" if board.is_flag(cell) else f"an opened {board.cells[cell]}"
+            raise ProtocolError(f"{where}: {label(board, cell)} is {what}, not a covered cell")
+        if cell in seen:
+            raise ProtocolError(f"{where}: {label(board, cell)} is answered twice (also cells[{seen[cell]}])")
+        seen[cell] = i
+        verdict = Verdict(item["verdict"]) if item.get("verdict") is not None else None
+        probability = _probability(item.get("probability"), f"{where}.probability")
+        cells.append(CellAnswer(cell, verdict, probability, item.get("stderr")))
+    claims = _claims(data, cells)
+    return SolverResult(name, mode, consistent=data.get("consistent"), reason=data.get("reason"),
+                        cells=tuple(sorted(cells, key=lambda a: a.cell)), layouts=_whole(data.get("layouts")),
+                        samples=_whole(data.get("samples")), claims=claims, partial=True)
+
+
+def _whole(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _claims(data: dict, cells: list[CellAnswer]) -> frozenset[Answers]:
+    out = set()
+    if any(a.verdict is not None for a in cells):
+        out.add(Answers.VERDICTS)
+    if any(a.probability is not None for a in cells):
+        out.add(Answers.PROBABILITIES)
+    if data.get("layouts") is not None:
+        out.add(Answers.COUNTS)
+    if data.get("consistent") is not None:
+        out.add(Answers.CONSISTENCY)
+    return frozenset(out)
+
+
+def _probability(value: Any, where: str) -> Fraction | float | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            p = Fraction(value.replace(" ", ""))
+        except (ValueError, ZeroDivisionError):
+            raise ProtocolError(f"{where}: {value!r} is not a fraction such as \"1/3\"") from None
+    elif isinstance(value, int):
+        p = Fraction(value)
+    else:
+        p = float(value)
+    if not 0 <= p <= 1:
+        raise ProtocolError(f"{where}: {value!r} is outside [0, 1]")
+    return p
+
+
+def _check_schema(data: Any) -> None:
+    if not isinstance(data, dict):
+        raise ProtocolError(f"the answer is {type(data).__name__} {_excerpt(json.dumps(data))}, not a JSON object")
+    if data.get("schema") != SCHEMA_VERSION:
+        raise ProtocolError(f"schema: {data.get('schema')!r} is not understood; minecheck speaks schema "
+                            f"{SCHEMA_VERSION} (put \"schema\": {SCHEMA_VERSION} in the answer)")
+    if follows_schema(data):
+        return
+    from jsonschema import Draft202012Validator  # only to word what is wrong: 30 ms an answer, so not every time
+
+    errors = sorted(_validator(Draft202012Validator).iter_errors(data), key=lambda e: list(e.absolute_path))
+    if not errors:  # e.g. a row written 1.0, which JSON Schema counts as an integer
+        raise ProtocolError(f"the answer does not follow schema {SCHEMA_VERSION}: {_excerpt(json.dumps(data))}")
+    err = errors[0]
+    place = _place(err.absolute_path) or "the answer"
+    raise ProtocolError(f"{place}: {_explain(err)}")
+
+
+@cache
+def _validator(kind):
+    return kind(answer_schema())
+
+
+_TOP = {"schema", "consistent", "reason", "layouts", "samples", "cells"}
+_CELL = {"row", "col", "verdict", "probability", "stderr"}
+_VERDICTS = {"safe", "mine", "unknown", None}
+_FRACTION = re.compile(r"^\s*[0-9]+(\s*/\s*[0-9]+)?\s*$|^\s*[0-9]*\.[0-9]+\s*$")
+
+
+def follows_schema(data: Any) -> bool:
+    """The answer schema (schema/answer-v1.json) checked in plain Python: fast, and kept equal to the
+    JSON Schema by a test that runs both on the same answers."""
+    if not isinstance(data, dict) or not _TOP.issuperset(data) or data.get("schema") != 1 or "cells" not in data:
+        return False
+    if not (_optional(data, "consistent", bool) and _optional(data, "reason", str)
+            and _optional(data, "layouts", int, 0) and _optional(data, "samples", int, 1)):
+        return False
+    cells = data["cells"]
+    if not isinstance(cells, list):
+        return False
+    for cell in cells:
+        if not isinstance(cell, dict) or not _CELL.issuperset(cell) or "row" not in cell or "col" not in cell:
+            return False
+        if not (_counting(cell["row"]) and _counting(cell["col"]) and cell.get("verdict", None) in _VERDICTS):
+            return False
+        p = cell.get("probability")
+        if p is not None and not (isinstance(p, str) and _FRACTION.match(p) or _number(p) and 0 <= p <= 1):
+            return False
+        e = cell.get("stderr")
+        if e is not None and not (_number(e) and e >= 0):
+            return False
+    return True
+
+
+def _optional(data: dict, key: str, kind: type, minimum: int | None = None) -> bool:
+    value = data.get(key)
+    if value is None:
+        return True
+    if kind is int:
+        return _counting(value) and value >= (minimum or 0)
+    return isinstance(value, kind)
+
+
+def _counting(value: Any) -> bool:
+    """A whole number >= 0; as in JSON Schema, 2.0 is one."""
+    return _number(value) and float(value).is_integer() and value >= 0
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _place(path) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _explain(err) -> str:
+    if err.validator == "additionalProperties":
+        return err.message.replace("Additional properties are not allowed", "unknown field(s)")
+    if err.validator == "oneOf" and err.absolute_path and err.absolute_path[-1] == "probability":
+        return f"{err.instance!r} is not a probability: a number in [0, 1], a fraction string such as \"1/3\", or null"
+    if err.validator == "enum" and err.absolute_path and err.absolute_path[-1] == "verdict":
+        return f"{err.instance!r} is not a verdict: \"safe\", \"mine\", \"unknown\" or null"
+    return err.message
+
+
+def _excerpt(text: str, limit: int = 120) -> str:
+    text = " ".join(text.split())
+    return repr(text if len(text) <= limit else text[:limit] + "...")

@@ -1,0 +1,177 @@
+"""One Solver protocol, every solver made from its name, every run isolated and budgeted the same way.
+
+Names are looked up by ``minecheck.running.discovery`` (built-in, pyproject.toml, entry points, import
+paths, ``cmd:`` programs); here a definition becomes a solver, and a run becomes a result.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from dataclasses import replace
+from typing import Protocol, runtime_checkable
+
+from minecheck.engine.constraints import ConstraintSystem, Contradiction, build_constraints
+from minecheck.model.answers import Answers, Mode, SolverResult
+from minecheck.model.board import Board
+from minecheck.running import sandbox
+from minecheck.running.discovery import COMMAND, Definition, UnknownSolver, lookup
+from minecheck.running.external import ALL_ANSWERS, BOTH_MODES, ExternalSolver, Program
+from minecheck.running.protocol import board_text, decode_answer, decode_object
+from minecheck.running.sandbox import DEFAULT_MEMORY_MIB, Limits
+
+
+@runtime_checkable
+class Solver(Protocol):
+    """What every solver under test and every reference implements."""
+
+    name: str
+    answers: frozenset[Answers]
+    modes: frozenset[Mode]
+
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        """Answer what the solver can about the board; raise on internal failure."""
+        ...
+
+
+REFERENCES = ("exact", "cbc", "minisat", "brute")  # run beside the solvers under test on every check
+_KNOWN: dict[str, Definition] = {}  # definitions handed over by a campaign (for workers that cannot see its pyproject)
+
+
+def remember(definitions: tuple[str, ...]) -> None:
+    """Make names defined elsewhere (Definition.to_json texts) known in this process, as a campaign's workers need."""
+    for text in definitions:
+        d = Definition.from_json(text)
+        _KNOWN[d.name] = d
+
+
+def get_solver(name: str) -> Solver:
+    """The solver a name stands for: built-in, configured, installed, an import path or ``cmd:COMMAND``."""
+    return build(lookup(name, _KNOWN))
+
+
+def build(definition: Definition) -> Solver:
+    """Make the solver a definition describes; UnknownSolver (naming it) when that cannot be done."""
+    if definition.is_command:
+        return ExternalSolver(definition.name, _program(definition))
+    module_name, _, attribute = definition.target.partition(":")
+    try:
+        thing = _import(module_name, definition.cwd or os.getcwd())
+        for part in attribute.split("."):
+            thing = getattr(thing, part)
+    except (ImportError, AttributeError) as err:
+        raise UnknownSolver(f"{definition.name}: cannot import {definition.target} "
+                            f"({type(err).__name__}: {err}); found in {definition.origin}") from None
+    solver = _instance(thing, definition)
+    missing = [a for a in ("solve", "answers", "modes") if not hasattr(solver, a)]
+    if missing:
+        raise UnknownSolver(f"{definition.name}: {definition.target} gives {type(solver).__name__}, which lacks "
+                            f"{', '.join(missing)} of the Solver protocol (see minecheck.running.registry.Solver)")
+    if getattr(solver, "name", None) != definition.name:
+        solver.name = definition.name
+    return solver
+
+
+def _import(module_name: str, folder: str):
+    """Import a module, looking also in ``folder`` (the pyproject's, or the working directory) as
+    ``python -m`` would, so that a project's own solver is found without installing it."""
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as err:
+        if err.name != module_name.split(".")[0] or folder in sys.path:
+            raise
+    sys.path.append(folder)
+    return importlib.import_module(module_name)
+
+
+def _instance(thing: object, definition: Definition) -> object:
+    """A solver from what an import path names: a Solver, a class or factory making one, or a protocol function."""
+    if definition.option is not None:
+        return thing(definition.option)  # built-in factories and user factories alike take the option
+    if isinstance(thing, type) or (callable(thing) and not hasattr(thing, "solve") and _arity(thing) < 2):
+        return thing()
+    if callable(thing) and not hasattr(thing, "solve"):
+        return FunctionSolver(definition.name, thing)
+    return thing
+
+
+def _arity(fn) -> int:
+    """How many positional parameters a plain function requires (a protocol function takes board text and mode)."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return 0
+    return code.co_argcount - len(getattr(fn, "__defaults__", None) or ())
+
+
+def _program(definition: Definition) -> Program:
+    def parse(values, enum, what):
+        try:
+            return frozenset(enum(v) for v in values)
+        except ValueError:
+            raise UnknownSolver(f"{definition.name}: unknown {what} in {list(values)}; known: "
+                                f"{', '.join(e.value for e in enum)}") from None
+
+    modes = parse(definition.modes, Mode, "mode") if definition.modes else BOTH_MODES
+    answers = parse(definition.answers, Answers, "answer") if definition.answers else ALL_ANSWERS
+    return Program.parse(definition.target[len(COMMAND):], persistent=definition.persistent, modes=modes,
+                         answers=answers, cwd=definition.cwd)
+
+
+class FunctionSolver:
+    """A plain function ``f(board_text, mode) -> dict`` (the protocol's answer) behind the Solver protocol."""
+
+    answers = ALL_ANSWERS
+    modes = BOTH_MODES
+
+    def __init__(self, name: str, function):
+        self.name, self.function = name, function
+
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        answer = self.function(board_text(board), mode.value)
+        if isinstance(answer, str | bytes):
+            return decode_answer(answer.decode() if isinstance(answer, bytes) else answer, board, mode, self.name)
+        return decode_object(answer, board, mode, self.name)
+
+
+def require_mode(solver: Solver, mode: Mode) -> None:
+    """A mode the solver does not answer is the caller's mistake, not a finding: say so plainly."""
+    if mode not in solver.modes:
+        names = " and ".join(sorted(m.value for m in solver.modes))
+        raise ValueError(f"{solver.name} answers the {names} mode only, not {mode.value}")
+
+
+def system_or_refusal(name: str, board: Board, mode: Mode, **answer) -> ConstraintSystem | SolverResult:
+    """The shared start of every solver that reads the constraint system: the system, or the
+    inconsistent answer naming the digit (``answer`` adds fields such as layouts=0); the global
+    mode on a board that states no total is bad input."""
+    if mode is Mode.GLOBAL and board.total_mines is None:
+        raise ValueError("the global mode needs the total mine count (a header WxHxM)")
+    try:
+        return build_constraints(board)
+    except Contradiction as err:
+        return SolverResult(name, mode, consistent=False, reason=str(err), **answer)
+
+
+def limits_for(timeout: float | None, memory_mib: int | None = DEFAULT_MEMORY_MIB) -> Limits | None:
+    """The limits of a call given a CPU-time budget in seconds (None: no budget, in-process)."""
+    return None if timeout is None else Limits(cpu=timeout, memory_mib=memory_mib)
+
+
+def run_solver(solver: Solver, board: Board, mode: Mode, timeout: float | None = None,
+               limits: Limits | None = None) -> SolverResult:
+    """Run one solver, isolated within its limits (``timeout``: CPU seconds); an exception, a stop or
+    a death becomes a result carrying the error, never a crash of the caller.
+
+    A solver that runs a program of its own (``runs_own_process``) enforces the limits itself.
+    """
+    limits = limits or limits_for(timeout)
+    if getattr(solver, "runs_own_process", False):
+        outcome = sandbox.run(solver, "solve_limited", (board, mode, limits), None)
+    else:
+        outcome = sandbox.run(solver, "solve", (board, mode), limits)
+    if outcome.error is not None or not isinstance(outcome.value, SolverResult):
+        error = outcome.error or f"BadAnswer: solve() returned {type(outcome.value).__name__}, not a SolverResult"
+        how = (("stopped", outcome.how),) if outcome.how else ()
+        return SolverResult(solver.name, mode, error=error, seconds=outcome.wall, cpu=outcome.cpu, extra=how)
+    return replace(outcome.value, seconds=outcome.wall, cpu=outcome.cpu)
