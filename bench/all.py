@@ -163,7 +163,8 @@ def jobs(quick: bool) -> list[Row]:
 def shrinking(quick: bool) -> list[Row]:
     import fuzz as bench
 
-    from minecheck.campaigns.fuzz import read_findings, run_campaign
+    from minecheck.campaigns.fuzz import run_campaign
+    from minecheck.check.findings import read_findings
     from minecheck.check.shrink import shrink
 
     with tempfile.TemporaryDirectory() as out:

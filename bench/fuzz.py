@@ -29,8 +29,8 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from minecheck.campaigns.fuzz import FIXED_SUBJECTS, SEED_SUBJECTS, Config, read_findings, run_campaign
-from minecheck.check.findings import Finding, Kind
+from minecheck.campaigns.fuzz import FIXED_SUBJECTS, SEED_SUBJECTS, Config, run_campaign
+from minecheck.check.findings import Finding, Kind, read_findings
 from minecheck.check.shrink import has_board, shrink
 
 THROUGHPUT = Config(seed=2024, subjects=FIXED_SUBJECTS + ("ilp@seed", "gibbs@seed"))

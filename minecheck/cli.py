@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+from minecheck.check.findings import REGRESSIONS
 from minecheck.model.answers import Mode
 from minecheck.model.boardtext import BoardFormatError, read_board_arg
 from minecheck.playcli import add_parsers as add_play_parsers
@@ -18,7 +19,6 @@ from minecheck.running.sandbox import DEFAULT_MEMORY_MIB, Limits
 
 # Each command imports what it uses when it runs (jinja2, rich, numpy, CBC, dask are heavy), so that
 # `minecheck check` on a small board starts in a blink.
-DEFAULT_REGRESSIONS = Path("fixtures/regressions")  # minecheck.campaigns.regressions.DEFAULT_REGRESSIONS, without importing it
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
 
 
@@ -89,9 +89,9 @@ def _parser() -> argparse.ArgumentParser:
                       help="skip the HTML report (and shrinking, unless --save-regressions)")
     fuzz.add_argument("--shrink-per-signature", type=int, default=2,
                       help="findings shrunk and drawn in full per (kind, solver, mode) (default 2)")
-    fuzz.add_argument("--save-regressions", type=Path, nargs="?", const=DEFAULT_REGRESSIONS, default=None,
+    fuzz.add_argument("--save-regressions", type=Path, nargs="?", const=REGRESSIONS, default=None,
                       metavar="DIR", help=f"save each shrunk finding as a regression fixture (default DIR: "
-                                          f"{DEFAULT_REGRESSIONS}; timeout findings are not saved)")
+                                          f"{REGRESSIONS}; timeout findings are not saved)")
     fuzz.add_argument("--baseline", type=Path, default=None, metavar="FILE",
                       help="signatures already known (minecheck baseline --write): new ones are listed first, and "
                            "the exit code is 1 only when there is a new one")
@@ -111,7 +111,7 @@ def _parser() -> argparse.ArgumentParser:
     save = sub.add_parser("save-regression", help="shrink one finding of a campaign and save it as a regression")
     save.add_argument("out", type=Path, help="the campaign directory (fuzz --out)")
     save.add_argument("number", type=int, help="the finding's number, as on its report page finding-NNNNN.html")
-    save.add_argument("--to", type=Path, default=DEFAULT_REGRESSIONS, help=f"directory (default {DEFAULT_REGRESSIONS})")
+    save.add_argument("--to", type=Path, default=REGRESSIONS, help=f"directory (default {REGRESSIONS})")
     save.set_defaults(run=_save_regression)
     add_play_parsers(sub)
     return parser

@@ -18,7 +18,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from minecheck.play.game import FirstClick
-from minecheck.play.players import DEFAULT_TIMEOUT, player_names
+from minecheck.play.player import DEFAULT_TIMEOUT
+from minecheck.play.players import player_names
 
 # The commands import what they run when they run (rich, the campaign's executors, the counter and
 # jinja2 are heavy), so that building the parser keeps every other command's start-up short.

@@ -30,10 +30,11 @@ from minecheck.check.shrink import Shrunk, shrink
 from minecheck.model.answers import Mode
 from minecheck.model.board import Board
 from minecheck.model.boardtext import format_board, parse_board
+from minecheck.model.solver import Solver, require_mode
 from minecheck.report.pages import FindingPage, render_finding, replay_command
 from minecheck.report.textview import findings_text
 from minecheck.running.discovery import UnknownSolver, lookup
-from minecheck.running.registry import FunctionSolver, Solver, require_mode
+from minecheck.running.registry import FunctionSolver
 from minecheck.running.sandbox import Limits
 
 PAGES = Path(".minecheck") / "findings"  # where failure pages go, from the working directory

@@ -64,7 +64,8 @@ def test_a_bad_baseline_file_is_bad_input_naming_it(tmp_path, capsys):
 
 
 def test_a_shrink_cut_short_is_no_signature(tmp_path):
-    from minecheck.campaigns.publish import finding_key, shrunk_boards
+    from minecheck.campaigns.publish import shrunk_boards
+    from minecheck.check.shrinkcache import finding_key
 
     assert fuzz(tmp_path, "--solvers", "ilp@seed") == 1
     findings, boards = shrunk_boards(tmp_path, 1)

@@ -11,8 +11,8 @@ import hanging_solver
 import pytest
 
 from minecheck.boards.generators import generate_board
-from minecheck.campaigns.fuzz import WHOLE_BOARD, Config, board_recipe, check_index, read_findings, run_campaign
-from minecheck.check.findings import Kind
+from minecheck.campaigns.fuzz import Config, board_recipe, check_index, run_campaign
+from minecheck.check.findings import WHOLE_BOARD, Kind, read_findings
 from minecheck.cli import main
 
 # small, fast boards; ilp@seed finds something on nearly every board, ilp@fixed on none

@@ -11,7 +11,7 @@ from minecheck.check.compare import compare
 from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import Finding, Kind
 from minecheck.check.stats import critical_z
-from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
+from minecheck.model.answers import Answers, CellAnswer, Failure, FailureKind, Mode, SolverResult, Verdict
 
 ALL = frozenset(Answers)
 S, M, U = Verdict.SAFE, Verdict.MINE, Verdict.UNKNOWN
@@ -43,10 +43,15 @@ def test_silence_on_a_decided_cell_is_a_missed_verdict_but_not_on_an_unknown_one
     assert d.cells == (0,) and d.subject_says == "no answer"
 
 
-def test_error_is_a_crash_and_timeout_a_timeout():
+def test_a_failure_is_a_finding_of_its_own_kind_whatever_its_message_says():
     ref = exact()
-    assert compare(result(error="ValueError: boom"), ALL, ref)[0].kind is Kind.CRASH
-    assert compare(result(error="Timeout: stopped after 5 s"), ALL, ref)[0].kind is Kind.TIMEOUT
+    crash = Failure(FailureKind.CRASH, "Timeout: a message is never read for its kind")
+    timeout = Failure(FailureKind.TIMEOUT, "stopped at its CPU-time budget of 5 s", budget="cpu")
+    protocol = Failure(FailureKind.PROTOCOL, "Protocol: cells[0].row: not an integer", stderr="oops")
+    assert compare(result(failure=crash), ALL, ref)[0].kind is Kind.CRASH
+    assert compare(result(failure=timeout), ALL, ref)[0].kind is Kind.TIMEOUT
+    (d,) = compare(result(failure=protocol), ALL, ref)
+    assert d.kind is Kind.PROTOCOL and d.subject_says == protocol.message and d.detail.endswith("oops")
 
 
 def test_answering_an_inconsistent_board_is_a_consistency_finding():

@@ -18,7 +18,8 @@ from minecheck.model.answers import Mode
 from minecheck.model.boardtext import parse_board
 from minecheck.play.decisions import DECISION_MARGIN, Flaw, cropped_cell, judge, still_decides_badly
 from minecheck.play.game import Action, Move
-from minecheck.play.players import get_player, relocated
+from minecheck.play.player import relocated
+from minecheck.play.players import get_player
 from minecheck.play.run import PlayConfig, play_game
 from minecheck.report.pages import replay_command
 
@@ -83,17 +84,23 @@ def finding():
     pytest.fail("gibbs@seed made no bad decision in ten games")
 
 
+def shrunk(finding):
+    """A decision finding shrunk as the play report shrinks it: its player must still make the move."""
+    predicate = still_decides_badly(finding, get_player(finding.subject), 10)
+    return shrink(finding, timeout=10, budget=60, predicate=predicate)
+
+
 def test_a_decision_finding_carries_the_view_with_its_mines_and_the_state_to_replay_it(finding):
     assert finding.kind is Kind.DECISION and finding.subject == "gibbs@seed"
     assert parse_board(finding.board).truth is not None
-    assert still_decides_badly(finding)(parse_board(finding.board)) is not None
+    assert still_decides_badly(finding, get_player(finding.subject))(parse_board(finding.board)) is not None
 
 
 def test_a_shrunk_decision_finding_still_shows_the_bad_move(finding, capsys):
-    small = shrink(finding, timeout=10, budget=60)
+    small = shrunk(finding)
     shrunk_board = parse_board(small.finding.board)
     assert shrunk_board.size < parse_board(finding.board).size
-    again = still_decides_badly(small.finding)(shrunk_board)
+    again = still_decides_badly(small.finding, get_player(small.finding.subject))(shrunk_board)
     assert again is not None and again.detail == finding.detail
     command = shlex.split(replay_command(small.finding, small.finding.board))
     assert command[:2] == ["minecheck", "decide"]
@@ -103,7 +110,7 @@ def test_a_shrunk_decision_finding_still_shows_the_bad_move(finding, capsys):
 
 def test_the_shrink_predicate_refuses_a_board_without_its_total(finding):
     plain = replace(parse_board(finding.board), total_mines=None)
-    assert still_decides_badly(finding)(plain) is None
+    assert still_decides_badly(finding, get_player(finding.subject))(plain) is None
 
 
 def test_a_crop_moves_each_cell_or_drops_it():
@@ -133,12 +140,12 @@ def demo_finding():
 
 
 def test_a_shrunk_demo_finding_carries_its_variable_map_cropped_with_the_board(demo_finding):
-    small = shrink(demo_finding, timeout=10, budget=60)
+    small = shrunk(demo_finding)
     before, after = parse_board(demo_finding.board), parse_board(small.finding.board)
     assert not small.stats.cut_short and after.size < before.size
     assert any(name.startswith("crop") for name in small.stats.successes), small.stats
     variables = small.finding.extra["state"][1]
     assert all(0 <= c < after.size for c in variables)
     assert len(variables) < len(demo_finding.extra["state"][1]), "cells cropped away left the map"
-    again = still_decides_badly(small.finding)(after)
+    again = still_decides_badly(small.finding, get_player(small.finding.subject))(after)
     assert again is not None and again.detail == Flaw.OPENED_MINE, "the shrunk finding replays alone"

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from minecheck.boards.generators import EDGE_SHAPES, edge_shape, extreme_mines, generate_board, recipe
+from minecheck.boards.generators import EDGE_SHAPES, edge_shape, generate_board, recipe
+from minecheck.boards.layouts import extreme_mines
 from minecheck.campaigns.fuzz import MIX
 from minecheck.engine.counter import count_board
 from minecheck.model.answers import Mode

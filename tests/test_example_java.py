@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from javabuild import compile_java
 
-from minecheck.campaigns.fuzz import read_findings
+from minecheck.check.findings import read_findings
 from minecheck.cli import main
 
 pytestmark = pytest.mark.java

@@ -18,9 +18,9 @@ from conftest import board
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from minecheck.campaigns.fuzz import Config, read_findings, run_campaign
+from minecheck.campaigns.fuzz import Config, run_campaign
 from minecheck.check.crosscheck import check_board
-from minecheck.check.findings import Kind
+from minecheck.check.findings import Kind, read_findings
 from minecheck.cli import main
 from minecheck.model.answers import Answers, Mode, Verdict
 from minecheck.running.discovery import lookup, resolve
@@ -98,7 +98,7 @@ def _alive(pid: int) -> bool:
 def test_a_stopped_program_is_killed_with_its_children():
     result = one(command("--misbehave", "spawn-spinner"), limits=Limits(cpu=1.0, idle=5.0))
     assert result.error.startswith("Timeout: stopped at its CPU-time budget of 1 s")  # the child's CPU counts
-    spinner = int(dict(result.extra)["stderr"].split("spinner ")[1].split()[0])
+    spinner = int(result.failure.stderr.split("spinner ")[1].split()[0])
     deadline = time.monotonic() + 5
     while _alive(spinner) and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from minecheck.model.board import FLAG, neighbours
-from minecheck.play.game import Action, FirstClick, Game, Move, Size, deal, first_cell, parse_size, view
 from minecheck.play import game as rules
+from minecheck.play.game import Action, FirstClick, Game, Move, Size, deal, first_cell, parse_size, view
 
 EXPERT = Size(30, 16, 99)
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import hanging_solver
 from conftest import board
 
-from minecheck.campaigns.fuzz import Config, read_findings, run_campaign
+from minecheck.campaigns.fuzz import Config, run_campaign
 from minecheck.check.crosscheck import check_board
-from minecheck.check.findings import Kind
+from minecheck.check.findings import Kind, read_findings
 from minecheck.model.answers import Mode
 from minecheck.running import sandbox as isolation
 from minecheck.running.registry import get_solver, run_solver

@@ -10,7 +10,7 @@ import hanging_solver
 import pytest
 
 from minecheck.cli import main
-from minecheck.play.run import PlayConfig, play_game, read_games, read_play_findings, run_play, write_summary
+from minecheck.play.run import PlayConfig, play_game, read_findings, read_games, run_play, write_summary
 
 # gibbs@seed makes a bad decision in most Beginner games: findings to carry through a kill
 FAST = PlayConfig(seed=3, players=("exact", "gibbs@seed"), size="beginner", timeout=10)
@@ -23,7 +23,7 @@ def game_lines(out: Path) -> list[str]:
 
 
 def finding_lines(out: Path) -> list[str]:
-    return sorted(f.to_json() for f in read_play_findings(out))
+    return sorted(f.to_json() for f in read_findings(out))
 
 
 @pytest.fixture(scope="module")
@@ -102,7 +102,7 @@ def test_summary_json_holds_each_solver_s_games_wins_interval_speed_and_findings
         assert row["games_per_s"] > 0
     assert summary["solvers"]["exact"]["decision_findings"] == 0
     assert summary["solvers"]["gibbs@seed"]["decision_findings"] == len(
-        [f for f in read_play_findings(uninterrupted) if f.subject == "gibbs@seed"]) > 0
+        [f for f in read_findings(uninterrupted) if f.subject == "gibbs@seed"]) > 0
     assert json.loads((uninterrupted / "summary.json").read_text()) == summary
 
 

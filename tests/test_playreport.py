@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from minecheck.campaigns.publish import finding_key
 from minecheck.check.findings import Finding, Kind
+from minecheck.check.shrinkcache import finding_key
 from minecheck.model.answers import Mode
-from minecheck.play.report import lost_game, publish_play
-from minecheck.play.run import PlayConfig, read_games, read_play_findings, run_play
 from minecheck.play import report as playreport
+from minecheck.play.report import lost_game, publish_play
+from minecheck.play.run import PlayConfig, read_findings, read_games, run_play
 from minecheck.report.pages import CampaignSummary, render_index
 from minecheck.report.plots import bar_chart, interval_plot, stacked_bars
 
@@ -67,7 +67,7 @@ def test_bad_decisions_link_to_pages_that_exist(run):
 
 def test_a_lost_game_is_replayed_move_by_move(run):
     page = (run / "index.html").read_text()
-    shown = lost_game(read_games(run), read_play_findings(run), "gibbs@seed")
+    shown = lost_game(read_games(run), read_findings(run), "gibbs@seed")
     assert shown is not None, "the fixture needs a lost game"
     assert f"<h3>{shown['player']}: game {shown['index']} &mdash; {shown['outcome']}</h3>" in page
     assert "<h3>before decision 1</h3>" in page and f"<h3>the end: {shown['outcome']}</h3>" in page

@@ -14,9 +14,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES
 
-from minecheck.campaigns.fuzz import WHOLE_BOARD, read_findings
 from minecheck.campaigns.regressions import file_name, load, load_all, save
-from minecheck.check.findings import Kind
+from minecheck.check.findings import WHOLE_BOARD, Kind, read_findings
 from minecheck.check.shrink import still_shows
 from minecheck.cli import main
 from minecheck.model.boardtext import parse_board

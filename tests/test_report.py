@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from minecheck.boards.generators import Recipe
+from minecheck.boards.recipe import Recipe
 from minecheck.campaigns.publish import publish
 from minecheck.check.findings import Finding, Kind
 from minecheck.cli import main

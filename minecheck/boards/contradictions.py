@@ -14,7 +14,8 @@ There is no hidden truth behind such a board: it is a Board, and shrinking edits
 
 from __future__ import annotations
 
-from minecheck.boards.generators import Recipe, extreme_mines, rng_for, scatter
+from minecheck.boards.layouts import extreme_mines, scatter
+from minecheck.boards.recipe import Recipe, rng_for
 from minecheck.engine.counter import count_board
 from minecheck.model.answers import Mode
 from minecheck.model.board import Board

@@ -11,6 +11,7 @@ from dataclasses import replace
 from functools import cache
 from itertools import combinations
 
+from minecheck.campaigns.teeth import board_findings, lp_port, port
 from minecheck.check.findings import Finding
 from minecheck.model.boardtext import BoardFormatError, parse_board
 from minecheck.solvers.defects import DEFECTS
@@ -43,8 +44,7 @@ def _trials(names: list[str]) -> list[tuple[str, ...]]:
 @cache
 def _explain_lp(board_text: str, kind: str) -> str | None:
     """simplex@seed on the board's relaxations (the campaign's objectives), against CBC once per LP."""
-    from minecheck.campaigns.teeth import lp_port
-    from minecheck.check.lpcheck import cbc_lp, lp_difference, lp_seed, relaxations
+    from minecheck.check.lpcheck import cbc_lp, lp_difference, lp_seed, relaxations  # CBC: only for LP findings
 
     board = parse_board(board_text)
     lps = [(lp, cbc_lp(lp)) for lp, _ in relaxations(board, lp_seed(board))]
@@ -64,8 +64,6 @@ def _explain_lp(board_text: str, kind: str) -> str | None:
 @cache
 def _explain(subject: str, board_text: str, kind: str, mode: str) -> str | None:
     """The port against ``exact`` on the board (without its hidden mines), the fewest defects on first."""
-    from minecheck.campaigns.teeth import board_findings, port  # the solvers, only when something needs explaining
-
     board = replace(parse_board(board_text), truth=None)
     solvers = USES.get(subject, (subject,))
     names = [d.name for d in DEFECTS if d.solver in solvers and d.switchable]

@@ -33,13 +33,17 @@ from collections.abc import Callable
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 
-from minecheck.boards.generators import Recipe, generate_board, recipe
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.boards.recipe import Recipe
 from minecheck.check.crosscheck import check_board
-from minecheck.check.findings import WHOLE_BOARD, Finding
+from minecheck.check.findings import WHOLE_BOARD, Finding, Kind, read_findings
+from minecheck.model.answers import Mode
+from minecheck.model.boardtext import format_board
 from minecheck.running.discovery import FIXED_VARIANTS, LP_SOLVER_NAMES, SEED_VARIANTS
 from minecheck.running.registry import REFERENCES, remember
+from minecheck.running.runfolder import RunFolder
 from minecheck.running.sandbox import DEFAULT_MEMORY_MIB, Limits
-from minecheck.running.workqueue import replace_lines, run_tasks, settle
+from minecheck.running.workqueue import run_tasks
 
 SEED_SUBJECTS, FIXED_SUBJECTS = SEED_VARIANTS, FIXED_VARIANTS
 
@@ -82,7 +86,7 @@ class Config:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class BoardOutcome:
     """One board's check: its findings and where the time went."""
 
     index: int
@@ -103,7 +107,7 @@ def board_recipe(config: Config, index: int) -> Recipe:
     return recipe(name, seed, **({"level": level} if level else {}))
 
 
-def check_index(config: Config, index: int) -> Outcome:
+def check_index(config: Config, index: int) -> BoardOutcome:
     """Make board ``index`` and cross-check it; with a simplex subject, also one general random LP."""
     start = time.perf_counter()
     rec = board_recipe(config, index)
@@ -125,14 +129,15 @@ def check_index(config: Config, index: int) -> Outcome:
             spent[r.solver] = spent.get(r.solver, 0.0) + r.seconds
             if "stopped" in dict(r.extra):
                 stops.append((f"{r.solver} {c.mode.value}", dict(r.extra)["stopped"]))
-    return Outcome(index, rec, tuple(findings), time.perf_counter() - start, tuple(sorted(spent.items())),
+    return BoardOutcome(index, rec, tuple(findings), time.perf_counter() - start, tuple(sorted(spent.items())),
                    tuple(stops))
 
 
 # -- files ---------------------------------------------------------------------------------------
 
-def _config_json(config: Config) -> dict:
-    return asdict(config)
+def folder(out: Path) -> RunFolder:
+    """A campaign's folder: campaign.json, boards.jsonl (a line per board checked), findings.jsonl."""
+    return RunFolder(out, "campaign.json", "boards.jsonl", lambda row: row["index"], lambda row: row["index"])
 
 
 def stored_limits(out: Path) -> Limits:
@@ -142,90 +147,17 @@ def stored_limits(out: Path) -> Limits:
                   idle=stored.get("idle"))
 
 
-def done_indices(out: Path) -> set[int]:
-    """Indices already checked (complete lines of boards.jsonl; a torn last line is ignored)."""
-    path = out / "boards.jsonl"
-    if not path.exists():
-        return set()
-    return {i for i in map(_index_of, path.read_text().splitlines()) if i is not None}
+def _defaults() -> dict:
+    """Options a campaign.json written by an older minecheck may lack: they count as their defaults."""
+    return {f.name: f.default for f in fields(Config) if f.default is not MISSING}
 
 
-def read_findings(out: Path) -> list[Finding]:
-    path = out / "findings.jsonl"
-    if not path.exists():
-        return []
-    found = []
-    for line in path.read_text().splitlines():
-        try:
-            found.append(Finding.from_json(line))
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
-            continue  # a line torn by a kill: everything before it is kept
-    return found
-
-
-def config_differences(stored: dict, config: Config) -> list[str]:
-    """The options in which ``config`` differs from a stored campaign.json, as 'name: stored -> given'.
-
-    An option the stored file lacks (written by an older minecheck) counts as its default.
-    """
-    defaults = {f.name: f.default for f in fields(Config) if f.default is not MISSING}
-    stored = json.loads(json.dumps(defaults)) | stored
-    given = json.loads(json.dumps(_config_json(config)))
-    return [f"{k}: {stored.get(k)!r} -> {given.get(k)!r}" for k in sorted(set(stored) | set(given))
-            if stored.get(k) != given.get(k)]
-
-
-def _keep_complete(out: Path, done: set[int]) -> None:
-    """Rewrite boards.jsonl and findings.jsonl with only whole lines, and only findings of boards done.
-
-    A kill can tear a last line (appending after it would spoil the next line too) or fall between
-    a board's findings and its board line (the board is rerun, so those findings would be doubled).
-    """
-    boards = out / "boards.jsonl"
-    if boards.exists():
-        lines = [line for line in boards.read_text().splitlines() if _index_of(line) in done]
-        replace_lines(boards, lines)
-    replace_lines(out / "findings.jsonl", [f.to_json() for f in read_findings(out) if f.index in done])
-
-
-def _index_of(line: str) -> int | None:
-    try:
-        return json.loads(line)["index"]
-    except (json.JSONDecodeError, KeyError, TypeError):
-        return None
-
-
-def _prepare(config: Config, out: Path, resume: bool) -> set[int]:
-    out.mkdir(parents=True, exist_ok=True)
-    stored = out / "campaign.json"
-    if resume and stored.exists():
-        differences = config_differences(json.loads(stored.read_text()), config)
-        if differences:
-            raise ValueError(f"cannot resume: {stored} holds another campaign ({'; '.join(differences)}); "
-                             "resume with the same options or use another --out")
-        done = done_indices(out)
-        _keep_complete(out, done)
-        return done
-    if not resume:
-        for name in ("boards.jsonl", "findings.jsonl"):
-            (out / name).unlink(missing_ok=True)
-    stored.write_text(json.dumps(_config_json(config), indent=2) + "\n")
-    return done_indices(out)
-
-
-def _record(out: Path, outcome: Outcome) -> None:
-    """Append the board's findings, then the board itself: a board line means its findings are on disk."""
-    with open(out / "findings.jsonl", "a") as f:
-        for finding in outcome.findings:
-            f.write(finding.to_json() + "\n")
-        f.flush()
-        os.fsync(f.fileno())
+def _record(out: Path, outcome: BoardOutcome) -> None:
     line = {"index": outcome.index, "generator": outcome.recipe.describe(), "seconds": round(outcome.seconds, 4),
             "solver_seconds": dict(outcome.solver_seconds), "findings": len(outcome.findings)}
     if outcome.stops:
         line["stops"] = dict(outcome.stops)
-    with open(out / "boards.jsonl", "a") as f:
-        f.write(json.dumps(line) + "\n")
+    folder(out).record(line, [f.to_json() for f in outcome.findings])
 
 
 # -- running ----------------------------------------------------------------------------------
@@ -241,24 +173,24 @@ class Progress:
 
 def run_campaign(config: Config, out: Path, boards: int | None = None, time_budget: float | None = None,
                  jobs: int | None = None, scheduler: str | None = None, resume: bool = False,
-                 on_outcome: Callable[[Outcome, Progress], None] | None = None) -> Progress:
+                 on_outcome: Callable[[BoardOutcome, Progress], None] | None = None) -> Progress:
     """Check boards 0, 1, 2, ... until ``boards`` are done or ``time_budget`` seconds have passed."""
     if boards is None and time_budget is None:
         raise ValueError("give a number of boards or a time budget")
-    done = _prepare(config, out, resume)
+    run = folder(out)
+    done = run.prepare(asdict(config), resume, defaults=_defaults())
     progress = Progress(boards=len(done), findings=len(read_findings(out)) if resume else 0)
     deadline = None if time_budget is None else time.perf_counter() + time_budget
     todo = (i for i in range(boards if boards is not None else 10**12) if i not in done)
     jobs = jobs or os.cpu_count() or 1
 
-    def finish(outcome: Outcome) -> None:
+    def finish(outcome: BoardOutcome) -> None:
         _finish(out, outcome, progress, on_outcome)
 
     run_tasks(todo, lambda pool, index: pool.submit(check_index, config, index), finish,
               lambda index, why: _died(config, index, why), jobs, scheduler,
               keep_going=lambda: deadline is None or time.perf_counter() < deadline)
-    settle(out / "findings.jsonl", _by_board)
-    settle(out / "boards.jsonl", _by_board)
+    run.settle(_by_board, _by_board)
     return progress
 
 
@@ -266,7 +198,7 @@ def _by_board(row: dict) -> tuple[int]:
     return (row["index"] if row.get("index") is not None else -1,)
 
 
-def _finish(out: Path, outcome: Outcome, progress: Progress, on_outcome) -> None:
+def _finish(out: Path, outcome: BoardOutcome, progress: Progress, on_outcome) -> None:
     _record(out, outcome)
     progress.boards += 1
     progress.findings += len(outcome.findings)
@@ -274,14 +206,10 @@ def _finish(out: Path, outcome: Outcome, progress: Progress, on_outcome) -> None
         on_outcome(outcome, progress)
 
 
-def _died(config: Config, index: int, why: str) -> Outcome:
+def _died(config: Config, index: int, why: str) -> BoardOutcome:
     """A board whose check itself failed: a crash finding naming the board, so it can be replayed."""
-    from minecheck.check.findings import Kind
-    from minecheck.model.answers import Mode
-    from minecheck.model.boardtext import format_board
-
     rec = board_recipe(config, index)
     text = format_board(generate_board(rec))
     finding = Finding(Kind.CRASH, ",".join(config.subjects), "exact", Mode.LOCAL, (), why, "an answer",
                       text, WHOLE_BOARD, rec, index)
-    return Outcome(index, rec, (finding,), 0.0)
+    return BoardOutcome(index, rec, (finding,), 0.0)

@@ -8,20 +8,18 @@ drawn in full; shrinks are cached in shrunk.jsonl so that publishing again is ch
 
 from __future__ import annotations
 
-import hashlib
 import json
-from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import asdict
 from pathlib import Path
-from typing import TypeVar
 
 from minecheck.campaigns.attribution import explained_by
 from minecheck.campaigns.baseline import Baseline, news
-from minecheck.campaigns.fuzz import read_findings, stored_limits
+from minecheck.campaigns.fuzz import stored_limits
 from minecheck.check.crosscheck import check_board
-from minecheck.check.findings import Finding, Kind
+from minecheck.check.findings import Finding, Kind, read_findings
 from minecheck.check.shrink import has_board, shrink
+from minecheck.check.shrinkcache import finding_key, shrink_cached
 from minecheck.model.boardtext import BoardFormatError, parse_board
 from minecheck.report.pages import CampaignSummary, FindingPage, junit_xml, page_name, render_finding, render_index
 from minecheck.running.sandbox import Limits
@@ -30,14 +28,6 @@ from minecheck.running.sandbox import Limits
 def ordered(findings: list[Finding]) -> list[Finding]:
     return sorted(findings, key=lambda f: (f.index if f.index is not None else -1, f.kind.value, f.subject,
                                            f.mode.value, f.cells, f.subject_says))
-
-A = TypeVar("A")  # what a shrink function takes beside the finding: limits, a timeout
-
-
-def finding_key(f: Finding) -> str:
-    """The key of a finding's shrunk result in shrunk.jsonl."""
-    return hashlib.sha256(f.to_json().encode()).hexdigest()[:20]
-
 
 SHRINK_BUDGET = 120.0  # at most this many seconds per finding: a timeout finding makes every call slow
 
@@ -61,26 +51,6 @@ def shrink_representatives(out: Path, findings: list[Finding], per_signature: in
         if has_board(f) and len(wanted.setdefault(f.signature, [])) < per_signature:
             wanted[f.signature].append(n)
     return shrink_cached(out, findings, [n for ns in wanted.values() for n in ns], _shrink_one, limits, pool)
-
-
-def shrink_cached(out: Path, findings: list[Finding], numbers: list[int], shrink_one: Callable[[Finding, A], dict],
-                  arg: A, pool: Executor | None = None) -> dict[int, dict]:
-    """``shrink_one(finding, arg)`` for these finding numbers, each computed once: kept in out/shrunk.jsonl
-    (keyed by the finding), so a report written again, or after more findings, shrinks only the new ones."""
-    cache_path = out / "shrunk.jsonl"
-    cache = {}
-    if cache_path.exists():
-        for line in cache_path.read_text().splitlines():
-            entry = json.loads(line)
-            cache[entry["key"]] = entry
-    work = [findings[n] for n in numbers if finding_key(findings[n]) not in cache]
-    each = [arg] * len(work)
-    results = pool.map(shrink_one, work, each) if pool else map(shrink_one, work, each)
-    with open(cache_path, "a") as f:
-        for entry in results:
-            cache[entry["key"]] = entry
-            f.write(json.dumps(entry) + "\n")
-    return {n: cache[finding_key(findings[n])] for n in numbers}
 
 
 def _board_or_none(text: str):

@@ -13,12 +13,10 @@ import re
 from concurrent.futures import Executor
 from pathlib import Path
 
-from minecheck.campaigns.fuzz import read_findings, stored_limits
+from minecheck.campaigns.fuzz import stored_limits
 from minecheck.campaigns.publish import ordered, shrink_budget, shrink_representatives
-from minecheck.check.findings import WHOLE_BOARD, Finding, Kind
+from minecheck.check.findings import REGRESSIONS, WHOLE_BOARD, Finding, Kind, read_findings
 from minecheck.check.shrink import has_board, shrink
-
-DEFAULT_DIRECTORY = Path("fixtures/regressions")
 
 
 def why_not_replayable(finding: Finding) -> str | None:
@@ -40,7 +38,7 @@ def file_name(finding: Finding) -> str:
     return f"{finding.kind.value}-{subject}-{finding.mode.value}-{digest}.json"
 
 
-def save(finding: Finding, directory: Path = DEFAULT_DIRECTORY) -> Path:
+def save(finding: Finding, directory: Path = REGRESSIONS) -> Path:
     """Write the finding into ``directory`` (made if missing); the path written."""
     why = why_not_replayable(finding)
     if why:
@@ -55,7 +53,7 @@ def load(path: Path) -> Finding:
     return Finding.from_json(path.read_text())
 
 
-def load_all(directory: Path = DEFAULT_DIRECTORY) -> dict[str, Finding]:
+def load_all(directory: Path = REGRESSIONS) -> dict[str, Finding]:
     """Every saved finding, by file name, in name order."""
     return {p.name: load(p) for p in sorted(directory.glob("*.json"))}
 

@@ -25,7 +25,8 @@ from minecheck.check.shrink import shrink
 from minecheck.model.answers import Mode, SolverResult
 from minecheck.model.board import Board
 from minecheck.model.boardtext import format_board, parse_board
-from minecheck.running.registry import Solver, run_solver
+from minecheck.model.solver import Solver
+from minecheck.running.registry import run_solver
 from minecheck.solvers.defects import DEFECTS, Defect
 from minecheck.solvers.dpll_seed import SeedDpll
 from minecheck.solvers.exact import ExactSolver

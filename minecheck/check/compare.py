@@ -15,17 +15,16 @@ from fractions import Fraction
 from minecheck.check.findings import Difference, Kind
 from minecheck.check.stats import probability_outliers
 from minecheck.model.answers import TOLERANCE, Answers, SolverResult, Verdict
-from minecheck.running.protocol import PROTOCOL_PREFIX
-
-TIMEOUT_PREFIX = "Timeout"
 
 
 def compare(subject: SolverResult, declared: frozenset[Answers], reference: SolverResult) -> list[Difference]:
     """Every way the subject's answers differ from the reference's on the same board and mode."""
     if subject.declined or reference.declined or reference.error:
         return []
-    if subject.error:
-        return [Difference(error_kind(subject.error), (), subject.error, "an answer", _said(subject))]
+    if subject.failure is not None:
+        failure = subject.failure
+        said = f"its standard error ended with:\n{failure.stderr}" if failure.stderr else ""
+        return [Difference(Kind(failure.kind.value), (), failure.message, "an answer", said)]
     if subject.claims is not None:
         declared = declared & subject.claims
     return [replace(d, detail=_with_reading(d.detail, subject)) for d in _differences(subject, declared, reference)]
@@ -46,25 +45,10 @@ def _differences(subject: SolverResult, declared: frozenset[Answers], reference:
     return diffs
 
 
-def error_kind(error: str) -> Kind:
-    """A failed run's kind of finding, read off its error text."""
-    if error.startswith(TIMEOUT_PREFIX):
-        return Kind.TIMEOUT
-    if error.startswith(PROTOCOL_PREFIX):
-        return Kind.PROTOCOL
-    return Kind.CRASH
-
-
 def _with_reading(detail: str, subject: SolverResult) -> str:
     """A difference's detail, with the subject's own word on a rule it reads otherwise, if it gave one."""
     reading = dict(subject.extra).get("reading", "")
     return f"{detail}\n{reading}".strip() if reading else detail
-
-
-def _said(result: SolverResult) -> str:
-    """What a failed program printed on its standard error (the last lines), if it ran one."""
-    stderr = dict(result.extra).get("stderr", "")
-    return f"its standard error ended with:\n{stderr}" if stderr else ""
 
 
 def _answered(result: SolverResult) -> set[Answers]:

@@ -12,14 +12,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 
-from minecheck.boards.generators import Recipe
+from minecheck.boards.recipe import Recipe
 from minecheck.check.compare import compare
 from minecheck.check.findings import Finding, Kind
 from minecheck.model.answers import Mode, SolverResult
 from minecheck.model.board import Board
 from minecheck.model.boardtext import format_board
+from minecheck.model.solver import Solver
 from minecheck.running.discovery import LP_SOLVER_NAMES
-from minecheck.running.registry import REFERENCES, Solver, get_solver, limits_for, run_solver
+from minecheck.running.registry import REFERENCES, get_solver, limits_for, run_solver
 from minecheck.running.sandbox import Limits
 
 GROUND_TRUTH = "exact"

@@ -8,10 +8,13 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
+from pathlib import Path
 
-from minecheck.boards.generators import Recipe
+from minecheck.boards.recipe import Recipe
 from minecheck.model.answers import Mode
+from minecheck.running.runfolder import FINDINGS
 
+REGRESSIONS = Path("fixtures/regressions")  # where findings are saved to replay as regression tests
 WHOLE_BOARD = "the whole board check failed"  # the detail of a crash on a board, not on one solver
 
 
@@ -75,3 +78,17 @@ class Finding:
         recipe = None if rec is None else Recipe(rec["generator"], tuple(sorted(rec["params"].items())), rec["seed"])
         return Finding(kind=Kind(data.pop("kind")), mode=Mode(data.pop("mode")), cells=tuple(data.pop("cells")),
                        recipe=recipe, **data)
+
+
+def read_findings(out: Path) -> list[Finding]:
+    """The findings of a run folder (fuzz or play), in file order; a line torn by a kill is skipped."""
+    path = out / FINDINGS
+    if not path.exists():
+        return []
+    found = []
+    for line in path.read_text().splitlines():
+        try:
+            found.append(Finding.from_json(line))
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+            continue  # a line torn by a kill: everything before it is kept
+    return found

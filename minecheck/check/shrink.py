@@ -26,16 +26,15 @@ from minecheck.model.answers import Mode
 from minecheck.model.board import COVERED, FLAG, Board, crop_cell
 from minecheck.model.boardtext import format_board, parse_board
 from minecheck.model.position import Position, position_of, render
-from minecheck.play.decisions import still_decides_badly
+from minecheck.model.solver import Solver
 from minecheck.running.discovery import LP_SOLVER_NAMES
-from minecheck.running.registry import Solver
 from minecheck.running.sandbox import Limits, thread_cpu
 
 Shape = Position | Board  # what is shrunk: the choices behind a board, or the board itself
 
 
 @dataclass
-class Stats:
+class ShrinkStats:
     """How the shrink went: predicate calls, time, cells before and after, passes that helped."""
 
     calls: int = 0
@@ -52,7 +51,7 @@ class Stats:
 class Shrunk:
     finding: Finding  # the finding as shown by the smallest board
     board: Board
-    stats: Stats
+    stats: ShrinkStats
 
 
 def still_shows(finding: Finding, timeout: float | None = 10.0, limits: Limits | None = None,
@@ -62,8 +61,9 @@ def still_shows(finding: Finding, timeout: float | None = 10.0, limits: Limits |
     The solver is made again from its name (``finding.subject``), unless the solver object itself is
     given: one that no name makes, such as a function handed to ``minecheck.testing.assert_agree``.
     """
-    if finding.kind is Kind.DECISION:  # a bad move in a game: the player must still make it
-        return still_decides_badly(finding, limits.cpu if limits is not None else timeout)
+    if finding.kind is Kind.DECISION:
+        raise ValueError("a decision finding is shrunk with its game's predicate (minecheck.play.decisions."
+                         "still_decides_badly), not by a cross-check")
     reference_kind = finding.kind is Kind.REFERENCE
     rerun = solver if solver is not None else finding.subject
     subjects = [] if reference_kind else [rerun]
@@ -89,22 +89,28 @@ def has_board(finding: Finding) -> bool:
     return not (finding.subject in LP_SOLVER_NAMES and not finding.detail.startswith("relaxation"))
 
 
+Predicate = Callable[[Board, tuple[int, int]], Finding | None]  # a candidate board (and where its top-left
+# cell was on the finding's board) -> the finding it still shows, or None
+
+
 def shrink(finding: Finding, max_calls: int = 2000, timeout: float | None = 10.0,
-           budget: float | None = None, limits: Limits | None = None, solver: Solver | None = None) -> Shrunk:
+           budget: float | None = None, limits: Limits | None = None, solver: Solver | None = None,
+           predicate: Predicate | None = None) -> Shrunk:
     """Shrink the finding's board to a 1-minimal one (for the passes) that still shows it.
 
     ``max_calls`` and ``budget`` (CPU seconds, this process's and its solvers') bound the work, so
     a busy machine shrinks as far as a quiet one; a shrink cut short is still a valid, smaller
     board, and its stats say it was cut short.  ``solver``: the finding's solver as an object,
-    when no name makes it (see ``still_shows``).
+    when no name makes it (see ``still_shows``).  ``predicate``: what "still shows it" means, when not
+    a cross-check of the finding's solver (a game's decision: its player must still make the move).
     """
     if not has_board(finding):
         raise ValueError("a finding on a general LP has no board to shrink")
     start, cpu_start = time.perf_counter(), cpu_seconds()
     board = parse_board(finding.board)
     shape: Shape = _start_shape(finding, board)
-    predicate = still_shows(finding, timeout, limits, solver)
-    stats = Stats(cells_before=board.size, covered_before=len(board.covered))
+    predicate = predicate or still_shows(finding, timeout, limits, solver)
+    stats = ShrinkStats(cells_before=board.size, covered_before=len(board.covered))
     best = finding
     origin = (0, 0)  # where the shape's top-left cell is on the finding's board: a player's state may name cells
     passed: tuple[Shape, tuple[int, int]] | None = None  # the last candidate that still showed it, and its origin

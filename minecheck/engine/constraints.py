@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from minecheck.model.answers import Mode, SolverResult
 from minecheck.model.board import Board, label
 
 
@@ -138,3 +139,15 @@ def boxes(cells: tuple[int, ...], equations: tuple[Equation, ...]) -> tuple[Box,
     for c in cells:
         by_key.setdefault(tuple(member[c]), []).append(c)
     return tuple(Box(tuple(cs), key) for key, cs in by_key.items())
+
+
+def system_or_refusal(name: str, board: Board, mode: Mode, **answer) -> ConstraintSystem | SolverResult:
+    """The shared start of every solver that reads the constraint system: the system, or the
+    inconsistent answer naming the digit (``answer`` adds fields such as layouts=0); the global
+    mode on a board that states no total is bad input."""
+    if mode is Mode.GLOBAL and board.total_mines is None:
+        raise ValueError("the global mode needs the total mine count (a header WxHxM)")
+    try:
+        return build_constraints(board)
+    except Contradiction as err:
+        return SolverResult(name, mode, consistent=False, reason=str(err), **answer)

@@ -37,6 +37,29 @@ class Answers(StrEnum):
     LP = "lp"
 
 
+class FailureKind(StrEnum):
+    """How a run failed, which is also the kind of finding it makes."""
+
+    CRASH = "crash"  # it raised, died, or went over its memory limit
+    TIMEOUT = "timeout"  # it ran out of its CPU-time budget, or sat idle
+    PROTOCOL = "protocol"  # an external program's answer broke the protocol's schema
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why a run gave no answer: its kind, the budget that stopped it (if one did), the message people
+    read (naming the budget, never a measured time, so findings are the same on every run), and the
+    last lines the program wrote to its standard error."""
+
+    kind: FailureKind
+    message: str
+    budget: str | None = None  # "cpu", "idle", "memory", "output": the limit that stopped the run
+    stderr: str = ""
+
+    def __str__(self) -> str:
+        return self.message
+
+
 @dataclass(frozen=True)
 class CellAnswer:
     """One covered cell: its verdict and its mine probability (None where the solver is silent)."""
@@ -61,12 +84,17 @@ class SolverResult:
     lp_values: tuple[tuple[int, float], ...] | None = None  # an LP vertex, per cell: not a probability
     seconds: float = 0.0  # wall-clock, for people; budgets are in CPU time (``cpu``)
     cpu: float = 0.0  # CPU seconds of the solver's call (its process group when isolated)
-    error: str | None = None  # the exception a solver raised, as "Type: message", or what stopped it
+    failure: Failure | None = None  # the exception a solver raised, or what stopped it
     declined: str | None = None  # why the solver did not answer at all (too big, unsupported): not a failure
     samples: int | None = None  # for samplers: draws behind each estimate (after burn-in)
     claims: frozenset[Answers] | None = None  # what this answer claims, when less than the solver declares
     partial: bool = False  # cells left out claim nothing (the protocol's rule) rather than "no answer"
     extra: tuple[tuple[str, str], ...] = field(default=())
+
+    @property
+    def error(self) -> str | None:
+        """The failure's message, for people (None when the run answered)."""
+        return None if self.failure is None else self.failure.message
 
     def answer(self, cell: int) -> CellAnswer | None:
         for a in self.cells:

@@ -26,15 +26,16 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 
+from minecheck.check.crosscheck import GROUND_TRUTH
 from minecheck.check.findings import Finding, Kind
 from minecheck.engine.counter import Count, count_board
 from minecheck.model.answers import Mode
 from minecheck.model.board import Board, crop_cell, label
 from minecheck.model.boardtext import format_board, parse_board
 from minecheck.play.game import Action, Move
+from minecheck.play.player import Player, relocated
 
 DECISION_MARGIN = Fraction(1, 20)  # a guess may be this much riskier than the safest cell before it is bad
-GROUND_TRUTH = "exact"
 
 
 class Flaw(StrEnum):
@@ -123,7 +124,7 @@ def cropped_cell(width: int, board: Board, origin: tuple[int, int]) -> Callable[
     return lambda cell: crop_cell(width, cell, *origin, board.width, board.height)
 
 
-def still_decides_badly(finding: Finding, timeout: float | None = 10.0
+def still_decides_badly(finding: Finding, player: Player, timeout: float | None = 10.0
                         ) -> Callable[[Board, tuple[int, int]], Finding | None]:
     """The shrink predicate of a decision finding: on a candidate board, the player (from the stored
     state) still makes a move with the same flaw; the finding on that board, or None.
@@ -131,9 +132,6 @@ def still_decides_badly(finding: Finding, timeout: float | None = 10.0
     ``origin`` is where the candidate's top-left cell was on the finding's board (crops move it):
     a state that names cells is relocated onto the candidate, and the finding carries that state.
     """
-    from minecheck.play.players import get_player, relocated  # players import the policy, which imports the registry
-
-    player = get_player(finding.subject)
     state = replay_state(finding)
     flaw = Flaw(finding.detail)
     width = parse_board(finding.board).width

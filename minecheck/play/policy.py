@@ -24,9 +24,10 @@ import random
 
 from minecheck.model.answers import Mode, SolverResult, Verdict
 from minecheck.model.board import Board
+from minecheck.model.solver import Solver
 from minecheck.play.game import Action, Move
-from minecheck.play.players import Decision
-from minecheck.running.registry import Solver, get_solver, run_solver
+from minecheck.play.player import Decision
+from minecheck.running.registry import get_solver, run_solver
 
 
 def policy_moves(board: Board, result: SolverResult, guess_seed: int) -> tuple[Move, ...]:

@@ -16,24 +16,19 @@ from concurrent.futures import Executor
 from dataclasses import asdict, replace
 from pathlib import Path
 
-from jinja2 import Environment, PackageLoader, select_autoescape
-
-from minecheck.campaigns.publish import finding_key, shrink_cached
-from minecheck.check.findings import Finding
+from minecheck.check.findings import Finding, read_findings
 from minecheck.check.shrink import shrink
+from minecheck.check.shrinkcache import finding_key, shrink_cached
 from minecheck.model.answers import Mode, SolverResult
 from minecheck.model.board import COVERED, FLAG, Board, label
 from minecheck.model.boardtext import parse_board
-from minecheck.play.decisions import DECISION_MARGIN, replay_state
+from minecheck.play.decisions import DECISION_MARGIN, replay_state, still_decides_badly
 from minecheck.play.game import Action, Game, Move, view
 from minecheck.play.players import get_player
-from minecheck.play.run import read_config, read_games, read_play_findings, replay, win_rates
-from minecheck.report.pages import FindingPage, page_name, render_finding
+from minecheck.play.run import read_config, read_games, replay, win_rates
+from minecheck.report.pages import FindingPage, page_name, render_finding, render_template
 from minecheck.report.plots import interval_plot
 from minecheck.running.registry import get_solver, run_solver
-
-_ENV = Environment(loader=PackageLoader("minecheck.report", "templates"), autoescape=select_autoescape(["j2", "html"]),
-                   trim_blocks=True, lstrip_blocks=True)
 
 # Published win rates with a safe 3x3 first click, for the plot and the README
 ANCHORS: dict[str, tuple[tuple[str, float], ...]] = {
@@ -47,7 +42,8 @@ REPLAY_BOARDS = 8  # a lost game's replay draws the boards of its last decisions
 
 
 def _shrink_one(f: Finding, timeout: float) -> dict:
-    result = shrink(f, timeout=timeout, budget=SHRINK_SECONDS)
+    predicate = still_decides_badly(f, get_player(f.subject), timeout)
+    result = shrink(f, timeout=timeout, budget=SHRINK_SECONDS, predicate=predicate)
     return {"key": finding_key(f), "finding": result.finding.to_json(), "stats": asdict(result.stats)}
 
 
@@ -191,7 +187,7 @@ def publish_play(out: Path, per_flaw: int = 1, pages_per_flaw: int = 20, pool: E
     config = read_config(out)
     games = read_games(out)
     players = list(json.loads((out / "play.json").read_text())["players"])
-    findings = ordered(read_play_findings(out), players)
+    findings = ordered(read_findings(out), players)
     shrunk = shrink_groups(out, findings, per_flaw, config.timeout, pool)
     paged = finding_pages(out, findings, shrunk, pages_per_flaw, config.timeout)
     rates = win_rates(out)
@@ -209,8 +205,8 @@ def publish_play(out: Path, per_flaw: int = 1, pages_per_flaw: int = 20, pool: E
                       "links": [{"href": page_name(n), "label": n} for n in numbers if n in paged],
                       "more": sum(1 for n in numbers if n not in paged)})
     replays = [replay_view(config, g, findings) for p in players if (g := lost_game(games, findings, p))]
-    html = _ENV.get_template("play.html.j2").render(
-        title=f"minecheck play: {config.size}, seed {config.seed}", config=config, table=table, plot=plot,
-        anchors=anchors, found=found, replays=replays, margin=f"{float(DECISION_MARGIN):.2f}")
+    html = render_template(
+        "play.html.j2", title=f"minecheck play: {config.size}, seed {config.seed}", config=config, table=table,
+        plot=plot, anchors=anchors, found=found, replays=replays, margin=f"{float(DECISION_MARGIN):.2f}")
     (out / "index.html").write_text(html)
     return out / "index.html"

@@ -25,19 +25,20 @@ from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
 
-from minecheck.campaigns.fuzz import read_findings as read_play_findings  # one reader of findings.jsonl
-from minecheck.check.findings import Finding
+from minecheck.check.findings import Finding, read_findings
 from minecheck.engine.counter import count_board
 from minecheck.model.answers import Mode
 from minecheck.model.board import label
 from minecheck.model.boardtext import format_board
 from minecheck.model.position import render
+from minecheck.play import game as rules
 from minecheck.play.decisions import DECISION_MARGIN, as_finding, judge
 from minecheck.play.game import Action, FirstClick, Game, Move, game_seed, parse_size, play_move, view
-from minecheck.play.players import DEFAULT_TIMEOUT, Player, get_player
-from minecheck.play import game as rules
+from minecheck.play.player import DEFAULT_TIMEOUT, Player
+from minecheck.play.players import get_player
 from minecheck.play.winrate import WinRate
-from minecheck.running.workqueue import replace_lines, run_tasks, settle
+from minecheck.running.runfolder import SUMMARY, RunFolder, write_json
+from minecheck.running.workqueue import run_tasks
 
 
 @dataclass(frozen=True)
@@ -159,18 +160,15 @@ def replay(config: PlayConfig, record: dict) -> list[tuple[Game, tuple[Move, ...
 
 # -- files -------------------------------------------------------------------------------------------
 
+def folder(out: Path) -> RunFolder:
+    """A play run's folder: play.json, games.jsonl (a line per game played), findings.jsonl."""
+    return RunFolder(out, "play.json", "games.jsonl", lambda g: (g["player"], g["index"]),
+                     lambda f: (f["subject"], f["index"]))
+
+
 def read_games(out: Path) -> list[dict]:
     """Complete lines of games.jsonl (a line torn by a kill is dropped)."""
-    path = out / "games.jsonl"
-    if not path.exists():
-        return []
-    games = []
-    for line in path.read_text().splitlines():
-        try:
-            games.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue
-    return [g for g in games if isinstance(g, dict) and "player" in g and "index" in g]
+    return folder(out).read_results()
 
 
 def read_config(out: Path) -> PlayConfig:
@@ -179,48 +177,16 @@ def read_config(out: Path) -> PlayConfig:
                       data.get("first_cell", "centre"))
 
 
-def _prepare(config: PlayConfig, out: Path, resume: bool) -> set[tuple[str, int]]:
-    """The (player, index) pairs already played; a fresh run starts empty, a resumed one must match."""
-    out.mkdir(parents=True, exist_ok=True)
-    stored = out / "play.json"
-    given = json.loads(json.dumps(asdict(config)))
-    if resume and stored.exists():
-        old = {"first_cell": "centre"} | json.loads(stored.read_text())  # written before first_cell existed
-        differ = [f"{k}: {old.get(k)!r} -> {given.get(k)!r}" for k in sorted(set(old) | set(given))
-                  if k != "players" and old.get(k) != given.get(k)]
-        if differ:
-            raise ValueError(f"cannot resume: {stored} holds another run ({'; '.join(differ)}); "
-                             "resume with the same options or use another --out")
-        games = read_games(out)
-        done = {(g["player"], g["index"]) for g in games}
-        replace_lines(out / "games.jsonl", [json.dumps(g) for g in games])
-        replace_lines(out / "findings.jsonl", [f.to_json() for f in read_play_findings(out)
-                                                if (f.subject, f.index) in done])
-        players = tuple(dict.fromkeys(old.get("players", []) + list(config.players)))
-        stored.write_text(json.dumps({**given, "players": list(players)}, indent=2) + "\n")
-        return done
-    for name in ("games.jsonl", "findings.jsonl", "summary.json"):
-        (out / name).unlink(missing_ok=True)
-    stored.write_text(json.dumps(given, indent=2) + "\n")
-    return set()
-
-
-def _record(out: Path, record: GameRecord) -> None:
-    """The game's findings first, then its line: a game line means its findings are on disk."""
-    with open(out / "findings.jsonl", "a") as f:
-        for finding in record.findings:
-            f.write(finding.to_json() + "\n")
-        f.flush()
-        os.fsync(f.fileno())
-    with open(out / "games.jsonl", "a") as f:
-        f.write(json.dumps(record.as_json()) + "\n")
+def _with_players(stored: dict, given: dict) -> dict:
+    """A resumed run may add players: it stores every player of either run, the old ones first."""
+    return {**given, "players": list(dict.fromkeys(stored.get("players", []) + given["players"]))}
 
 
 def win_rates(out: Path) -> list[WinRate]:
     """Per player, from games.jsonl and findings.jsonl, in the run's order of players."""
     config = json.loads((out / "play.json").read_text())
     games = read_games(out)
-    findings = read_play_findings(out)
+    findings = read_findings(out)
     names = list(dict.fromkeys(config["players"] + [g["player"] for g in games]))
     rates = []
     for name in names:
@@ -240,7 +206,7 @@ def write_summary(out: Path, seconds: float | None = None) -> dict:
             "margin": str(DECISION_MARGIN), "solvers": {r.player: r.as_json() for r in win_rates(out)}}
     if seconds is not None:
         data["seconds"] = round(seconds, 2)
-    (out / "summary.json").write_text(json.dumps(data, indent=2) + "\n")
+    write_json(out / SUMMARY, data)
     return data
 
 
@@ -258,7 +224,9 @@ def run_play(config: PlayConfig, out: Path, games: int, jobs: int | None = None,
              resume: bool = False, on_game: Callable[[GameRecord, PlayProgress], None] | None = None) -> PlayProgress:
     """Play games 0 .. games-1 with every player, skipping those already played (on resume)."""
     config.validate()
-    done = _prepare(config, out, resume)
+    run = folder(out)
+    done = run.prepare(asdict(config), resume, defaults={"first_cell": "centre"}, ignored=("players",),
+                       merged=_with_players)
     progress = PlayProgress(games=len(done))
     todo = ((name, i) for i in range(games) for name in config.players if (name, i) not in done)
     jobs = jobs or os.cpu_count() or 1
@@ -268,9 +236,9 @@ def run_play(config: PlayConfig, out: Path, games: int, jobs: int | None = None,
 
     run_tasks(todo, lambda pool, task: pool.submit(play_game, config, *task), finish, _died, jobs, scheduler)
     rank = {name: i for i, name in enumerate(config.players)}
-    settle(out / "games.jsonl", lambda g: (g["index"], rank.get(g["player"], len(rank)), g["player"]))
-    settle(out / "findings.jsonl", lambda f: (f.get("index") or 0, rank.get(f["subject"], len(rank)), f["subject"],
-                                              f.get("extra", {}).get("turn", 0)))
+    run.settle(lambda g: (g["index"], rank.get(g["player"], len(rank)), g["player"]),
+               lambda f: (f.get("index") or 0, rank.get(f["subject"], len(rank)), f["subject"],
+                          f.get("extra", {}).get("turn", 0)))
     return progress
 
 
@@ -279,7 +247,7 @@ def _died(task: tuple[str, int], why: str) -> GameRecord:
 
 
 def _finish(out: Path, record: GameRecord, progress: PlayProgress, on_game) -> None:
-    _record(out, record)
+    folder(out).record(record.as_json(), [f.to_json() for f in record.findings])
     progress.games += 1
     progress.wins += record.won
     progress.findings += len(record.findings)

@@ -23,11 +23,11 @@ from pysat.card import CardEnc, EncType, ITotalizer
 from pysat.formula import IDPool
 from pysat.solvers import Solver, SolverNames
 
+from minecheck.engine.constraints import system_or_refusal
 from minecheck.model.answers import Answers, Mode, SolverResult
 from minecheck.model.board import Board, label
 from minecheck.references.backbone import OFF, Seen, Solution
 from minecheck.references.model import Model, models
-from minecheck.running.registry import system_or_refusal
 
 DEFAULT = "minisat22"
 

@@ -25,6 +25,11 @@ _ENV = Environment(loader=PackageLoader("minecheck.report", "templates"), autoes
                    trim_blocks=True, lstrip_blocks=True)
 
 
+def render_template(name: str, **data) -> str:
+    """One of minecheck/report/templates, filled in (every page shares base.html.j2 and its escaping)."""
+    return _ENV.get_template(name).render(**data)
+
+
 @dataclass(frozen=True)
 class Panel:
     """One board drawn with one solver's answers (or none), some cells highlighted."""
@@ -164,8 +169,8 @@ def render_finding(page: FindingPage) -> str:
     drawn = page.shrunk or page.original
     cells = ", ".join(label(drawn, c) for c in f.cells[:20]) if drawn is not None else ""
     original_text = page.finding.extra.get("original_board", "") if page.shrunk is not None else ""
-    return _ENV.get_template("finding.html.j2").render(
-        title=f"minecheck: {f.kind.value} {f.subject}", f=f, sections=sections, cells=cells,
+    return render_template(
+        "finding.html.j2", title=f"minecheck: {f.kind.value} {f.subject}", f=f, sections=sections, cells=cells,
         board_text=board_text, board_rows=max(3, board_text.count("\n") + 1), replay=replay_command(f, board_text),
         origin=origin, index=f.index if f.index is not None else "-", stats=stats, timings=timings,
         versions=versions(), original_text=original_text, original_rows=max(3, original_text.count("\n") + 1))
@@ -188,7 +193,8 @@ def render_index(s: CampaignSummary, per_group_links: int = 20) -> str:
                  "mode": f.mode.value, "says": f.subject_says[:80], "ref_says": f.reference_says[:80]}
                 for n, f in enumerate(s.findings)]
     plots = index_plots(s)
-    return _ENV.get_template("index.html.j2").render(
+    return render_template(
+        "index.html.j2",
         news=s.news, plots=plots, title=f"minecheck campaign {s.seed}", seed=s.seed, boards=s.boards,
         findings=len(s.findings),
         seconds=s.seconds, rate=s.boards / max(s.seconds, 1e-9), subjects=", ".join(s.subjects),

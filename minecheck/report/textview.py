@@ -8,14 +8,6 @@ from minecheck.model.answers import CellAnswer, SolverResult, Verdict
 from minecheck.model.board import COVERED, FLAG, Board, label
 
 
-def show_probability(p: Fraction | float | None) -> str:
-    if p is None:
-        return "-"
-    if isinstance(p, Fraction):
-        return f"{p} ({float(p):.3f})" if p.denominator != 1 else str(p)
-    return f"{p:.3f}"
-
-
 def grid(board: Board, result: SolverResult) -> str:
     """The board with each answered covered cell as S (safe), * (mine) or its mine percentage."""
     answers = {a.cell: a for a in result.cells}

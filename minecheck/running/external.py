@@ -21,10 +21,10 @@ import threading
 from collections import deque
 from dataclasses import dataclass, field, replace
 
-from minecheck.model.answers import Answers, Mode, SolverResult
+from minecheck.model.answers import Answers, Failure, FailureKind, Mode, SolverResult
 from minecheck.model.board import Board
 from minecheck.running.protocol import PROTOCOL_PREFIX, ProtocolError, board_text, decode_answer, request_line, seed_for
-from minecheck.running.sandbox import Limits, Stop, describe_status, kill_group, stop_message, watch
+from minecheck.running.sandbox import Limits, Stop, describe_status, kill_group, stop_failure, watch
 
 ALL_ANSWERS = frozenset({Answers.VERDICTS, Answers.PROBABILITIES, Answers.COUNTS, Answers.CONSISTENCY})
 BOTH_MODES = frozenset({Mode.LOCAL, Mode.GLOBAL})
@@ -108,7 +108,7 @@ class ExternalSolver:
             return self._stopped(mode, stop, limits, run)
         status = process.wait()
         if status != 0:
-            return self._failed(mode, _status_text(status), run)
+            return self._failed(mode, _crash(_status_text(status)), run)
         return self._decode(bytes(run.out), board, mode, run)
 
     # -- one process per worker, a line per request ------------------------------------------------
@@ -126,8 +126,8 @@ class ExternalSolver:
         late = _pending_output(process)
         if late:  # printed after its last answer: it is out of step with its requests
             self.close()
-            return self._failed(mode, f"{PROTOCOL_PREFIX}: more than one line for one request (after the last "
-                                f"answer it printed {late[:80]!r}); started afresh", run)
+            return self._failed(mode, _protocol(f"more than one line for one request (after the last answer it "
+                                                f"printed {late[:80]!r}); started afresh"), run)
         stop = _exchange(process, (request_line(board, mode) + "\n").encode(), run, limits, until_exit=False)
         if stop is not None:
             self.close()
@@ -135,14 +135,14 @@ class ExternalSolver:
         if b"\n" not in run.out:  # the program ended instead of answering
             status = process.wait()
             self.close()
-            return self._failed(mode, _status_text(status) + " (in persistent mode it must answer a line per "
-                                "request and keep running)", run)
+            return self._failed(mode, _crash(_status_text(status) + " (in persistent mode it must answer a line "
+                                             "per request and keep running)"), run)
         line, _, rest = bytes(run.out).partition(b"\n")
         result = self._decode(line, board, mode, run)
         if result.error or rest.strip():  # out of step with its requests: start it afresh next time
             self.close()
             if rest.strip() and not result.error:
-                return self._failed(mode, f"{PROTOCOL_PREFIX}: more than one line for one request", run)
+                return self._failed(mode, _protocol("more than one line for one request"), run)
         return result
 
     # -- shared ------------------------------------------------------------------------------------
@@ -152,22 +152,20 @@ class ExternalSolver:
             return subprocess.Popen(self.program.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE, env=env, cwd=self.program.cwd, start_new_session=True)
         except OSError as err:
-            return SolverResult(self.name, Mode.LOCAL,
-                                error=f"Crash: the program could not start: {shlex.join(self.program.command)}: "
-                                      f"{err.strerror or err}")
+            return SolverResult(self.name, Mode.LOCAL, failure=_crash(
+                f"Crash: the program could not start: {shlex.join(self.program.command)}: {err.strerror or err}"))
 
     def _decode(self, data: bytes, board: Board, mode: Mode, run: _Run) -> SolverResult:
         try:
             return decode_answer(data.decode("utf-8", "replace"), board, mode, self.name)
         except ProtocolError as err:
-            return self._failed(mode, f"{PROTOCOL_PREFIX}: {err}", run)
+            return self._failed(mode, _protocol(str(err)), run)
 
     def _stopped(self, mode: Mode, stop: Stop, limits: Limits, run: _Run) -> SolverResult:
-        return self._failed(mode, stop_message(stop, limits), run)
+        return self._failed(mode, stop_failure(stop, limits), run)
 
-    def _failed(self, mode: Mode, error: str, run: _Run) -> SolverResult:
-        tail = run.stderr_tail()
-        return SolverResult(self.name, mode, error=error, extra=(("stderr", tail),) if tail else ())
+    def _failed(self, mode: Mode, failure: Failure, run: _Run) -> SolverResult:
+        return SolverResult(self.name, mode, failure=replace(failure, stderr=run.stderr_tail()))
 
     def close(self) -> None:
         """Stop the persistent program, if it runs (and anything it started)."""
@@ -276,6 +274,15 @@ def _end(process: subprocess.Popen) -> None:
                 stream.close()
             except OSError:
                 pass
+
+
+def _crash(message: str) -> Failure:
+    return Failure(FailureKind.CRASH, message)
+
+
+def _protocol(what: str) -> Failure:
+    """An answer that breaks the schema; its message starts with PROTOCOL_PREFIX, as people read it."""
+    return Failure(FailureKind.PROTOCOL, f"{PROTOCOL_PREFIX}: {what}")
 
 
 def _status_text(status: int) -> str:

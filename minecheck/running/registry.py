@@ -10,30 +10,15 @@ import importlib
 import os
 import sys
 from dataclasses import replace
-from typing import Protocol, runtime_checkable
 
-from minecheck.engine.constraints import ConstraintSystem, Contradiction, build_constraints
-from minecheck.model.answers import Answers, Mode, SolverResult
+from minecheck.model.answers import Answers, Failure, FailureKind, Mode, SolverResult
 from minecheck.model.board import Board
+from minecheck.model.solver import Solver
 from minecheck.running import sandbox
 from minecheck.running.discovery import COMMAND, Definition, UnknownSolver, lookup
 from minecheck.running.external import ALL_ANSWERS, BOTH_MODES, ExternalSolver, Program
 from minecheck.running.protocol import board_text, decode_answer, decode_object
 from minecheck.running.sandbox import DEFAULT_MEMORY_MIB, Limits
-
-
-@runtime_checkable
-class Solver(Protocol):
-    """What every solver under test and every reference implements."""
-
-    name: str
-    answers: frozenset[Answers]
-    modes: frozenset[Mode]
-
-    def solve(self, board: Board, mode: Mode) -> SolverResult:
-        """Answer what the solver can about the board; raise on internal failure."""
-        ...
-
 
 REFERENCES = ("exact", "cbc", "minisat", "brute")  # run beside the solvers under test on every check
 _KNOWN: dict[str, Definition] = {}  # definitions handed over by a campaign (for workers that cannot see its pyproject)
@@ -67,7 +52,7 @@ def build(definition: Definition) -> Solver:
     missing = [a for a in ("solve", "answers", "modes") if not hasattr(solver, a)]
     if missing:
         raise UnknownSolver(f"{definition.name}: {definition.target} gives {type(solver).__name__}, which lacks "
-                            f"{', '.join(missing)} of the Solver protocol (see minecheck.running.registry.Solver)")
+                            f"{', '.join(missing)} of the Solver protocol (see minecheck.model.solver.Solver)")
     if getattr(solver, "name", None) != definition.name:
         solver.name = definition.name
     return solver
@@ -134,25 +119,6 @@ class FunctionSolver:
         return decode_object(answer, board, mode, self.name)
 
 
-def require_mode(solver: Solver, mode: Mode) -> None:
-    """A mode the solver does not answer is the caller's mistake, not a finding: say so plainly."""
-    if mode not in solver.modes:
-        names = " and ".join(sorted(m.value for m in solver.modes))
-        raise ValueError(f"{solver.name} answers the {names} mode only, not {mode.value}")
-
-
-def system_or_refusal(name: str, board: Board, mode: Mode, **answer) -> ConstraintSystem | SolverResult:
-    """The shared start of every solver that reads the constraint system: the system, or the
-    inconsistent answer naming the digit (``answer`` adds fields such as layouts=0); the global
-    mode on a board that states no total is bad input."""
-    if mode is Mode.GLOBAL and board.total_mines is None:
-        raise ValueError("the global mode needs the total mine count (a header WxHxM)")
-    try:
-        return build_constraints(board)
-    except Contradiction as err:
-        return SolverResult(name, mode, consistent=False, reason=str(err), **answer)
-
-
 def limits_for(timeout: float | None, memory_mib: int | None = DEFAULT_MEMORY_MIB) -> Limits | None:
     """The limits of a call given a CPU-time budget in seconds (None: no budget, in-process)."""
     return None if timeout is None else Limits(cpu=timeout, memory_mib=memory_mib)
@@ -170,8 +136,9 @@ def run_solver(solver: Solver, board: Board, mode: Mode, timeout: float | None =
         outcome = sandbox.run(solver, "solve_limited", (board, mode, limits), None)
     else:
         outcome = sandbox.run(solver, "solve", (board, mode), limits)
-    if outcome.error is not None or not isinstance(outcome.value, SolverResult):
-        error = outcome.error or f"BadAnswer: solve() returned {type(outcome.value).__name__}, not a SolverResult"
+    if outcome.failure is not None or not isinstance(outcome.value, SolverResult):
+        failure = outcome.failure or Failure(FailureKind.CRASH, f"BadAnswer: solve() returned "
+                                                                f"{type(outcome.value).__name__}, not a SolverResult")
         how = (("stopped", outcome.how),) if outcome.how else ()
-        return SolverResult(solver.name, mode, error=error, seconds=outcome.wall, cpu=outcome.cpu, extra=how)
+        return SolverResult(solver.name, mode, failure=failure, seconds=outcome.wall, cpu=outcome.cpu, extra=how)
     return replace(outcome.value, seconds=outcome.wall, cpu=outcome.cpu)

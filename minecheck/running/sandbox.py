@@ -40,6 +40,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
+from minecheck.model.answers import Failure, FailureKind
+
 DEFAULT_MEMORY_MIB = 2048
 IDLE_FLOOR = 5.0  # seconds: the shortest idle stop, whatever the CPU budget
 IDLE_PROGRESS = 0.05  # CPU seconds the group must use in an idle window to count as computing
@@ -92,6 +94,15 @@ def stop_message(stop: Stop, limits: Limits, detail: str = "") -> str:
     return f"Died: {detail}" if detail else "Died: the solver's process ended without answering"
 
 
+STOPPED_BY = {Stop.CPU: FailureKind.TIMEOUT, Stop.IDLE: FailureKind.TIMEOUT, Stop.MEMORY: FailureKind.CRASH,
+              Stop.DIED: FailureKind.CRASH}  # the kind of failure each stop is
+
+
+def stop_failure(stop: Stop, limits: Limits, detail: str = "") -> Failure:
+    """A stopped call as a failure: its kind, the budget that stopped it, the message naming that budget."""
+    return Failure(STOPPED_BY[stop], stop_message(stop, limits, detail), None if stop is Stop.DIED else stop.value)
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What a call gave: a value, or the error text of an exception or a stop; CPU and wall seconds used."""
@@ -102,6 +113,14 @@ class Outcome:
     cpu: float = 0.0
     wall: float = 0.0
     how: str = ""  # for people, never in a finding: which mechanism stopped the call, with what it measured
+
+    @property
+    def failure(self) -> Failure | None:
+        """The error as a typed failure: a stop's kind and budget, else an exception raised (a crash)."""
+        if self.error is None:
+            return None
+        kind = STOPPED_BY[self.stop] if self.stop is not None else FailureKind.CRASH
+        return Failure(kind, self.error, None if self.stop in (None, Stop.DIED) else self.stop.value)
 
 
 class CpuBudget(BaseException):

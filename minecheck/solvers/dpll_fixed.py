@@ -15,10 +15,9 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
-from minecheck.engine.constraints import Component, ConstraintSystem
+from minecheck.engine.constraints import Component, ConstraintSystem, system_or_refusal
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict, verdict_of
 from minecheck.model.board import Board, label
-from minecheck.running.registry import system_or_refusal
 from minecheck.solvers.cnf import CNF, component_cnf
 from minecheck.solvers.dpll_search import Tally, count_models, satisfier
 

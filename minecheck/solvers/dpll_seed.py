@@ -27,7 +27,7 @@ from pysat.solvers import Solver as SatSolver
 
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.model.board import Board
-from minecheck.running.registry import require_mode
+from minecheck.model.solver import require_mode
 from minecheck.solvers.cnf import CNF, SEED_DEFECTS, Clause, seed_board_cnf
 from minecheck.solvers.defects import chosen
 

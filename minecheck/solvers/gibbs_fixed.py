@@ -44,10 +44,9 @@ import random
 from dataclasses import dataclass
 from math import ceil, comb
 
-from minecheck.engine.constraints import ConstraintSystem
+from minecheck.engine.constraints import ConstraintSystem, system_or_refusal
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.model.board import Board, label
-from minecheck.running.registry import system_or_refusal
 from minecheck.solvers.gibbs_seed import batch_stderr, seed_option
 
 # -- the fixed variant: heat-bath windows over box counts ------------------------------------

@@ -21,7 +21,7 @@ from math import sqrt
 
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.model.board import Board, label
-from minecheck.running.registry import require_mode
+from minecheck.model.solver import require_mode
 from minecheck.solvers.defects import chosen, names_of
 from minecheck.solvers.javarand import JavaRandom, hash_order
 

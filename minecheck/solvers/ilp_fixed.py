@@ -14,10 +14,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from minecheck.engine.constraints import Component, ConstraintSystem
+from minecheck.engine.constraints import Component, ConstraintSystem, system_or_refusal
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.model.board import Board, label
-from minecheck.running.registry import system_or_refusal
 from minecheck.solvers.ilp_seed import INTEGRAL_TOL
 from minecheck.solvers.simplex import LP, OPTIMAL, solve_fixed
 

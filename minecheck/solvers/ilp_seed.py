@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.model.board import COVERED, FLAG, Board
-from minecheck.running.registry import require_mode
+from minecheck.model.solver import require_mode
 from minecheck.solvers.defects import chosen, names_of
 from minecheck.solvers.simplex import LP, OPTIMAL, IllegalStateException, solve_seed
 from minecheck.solvers.simplex import SEED_DEFECTS as SIMPLEX_DEFECTS

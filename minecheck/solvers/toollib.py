@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.model.board import COVERED, FLAG, Board, label
-from minecheck.running.registry import require_mode
+from minecheck.model.solver import require_mode
 
 COVERED_CODE, FLAG_CODE = 10, 11  # ms_toollib's codes for a covered and a flagged cell; digits are themselves
 ERRORS = {  # the engine's own messages, in English

@@ -1,74 +1,24 @@
-"""Players: what plays a game, looked up by name, and the decision a player makes on one view.
-
-A player sees the board (never the hidden mines) and answers with a *decision*: one or more
-moves, all made on that view.  A player may carry state from one decision to the next (the
-articles' players keep one random stream for a whole game); the state is plain data, returned
-with each decision and handed back with the next view, so any decision replays alone from its
-view and the state before it.  A state that names cells (004's demo keeps its variable map) is
-carried onto a cropped board by the player's optional ``relocate``; shrinking crops boards.
-
-Names: the articles' players and minecheck's own are in ``PLAYERS``; any other name is a solver
-from the registry (built-in, ``cmd:``, installed), played by the one documented policy
-(``minecheck.play.policy``).
+"""Players by name: the articles' players and minecheck's own (``PLAYERS``); any other name is a
+solver from the registry (built-in, ``cmd:``, installed), played by the one documented policy
+(``minecheck.play.policy``).  The contract every player follows is ``minecheck.play.player``.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
 
-from minecheck.model.answers import SolverResult
-from minecheck.model.board import Board
-from minecheck.play.game import Move
+from minecheck.play.player import Player
+from minecheck.play.players import lookahead, mineai, satdemo
+from minecheck.play.policy import policy_player
 
-DEFAULT_TIMEOUT = 30.0  # CPU seconds a player's solver gets per decision before it is stopped and loses
-
-State = object  # a player's state between decisions: ints, strings and tuples (JSON lists read back as tuples)
-
-
-@dataclass(frozen=True)
-class Decision:
-    """The moves a player made on one view, its state after them, and what its solver answered."""
-
-    moves: tuple[Move, ...]
-    state: State
-    result: SolverResult | None = None  # the solver's answer behind the moves, for the report
-    error: str | None = None  # the solver raised or ran out of time: the player loses the game
-    seconds: float = 0.0
-    note: str = ""  # why there is no move, when there is none
-
-
-@runtime_checkable
-class Player(Protocol):
-    name: str
-
-    def start(self, seed: int) -> State:
-        """The state at the start of a game whose seed is ``seed``."""
-        ...
-
-    def decide(self, board: Board, state: State, timeout: float | None = None) -> Decision:
-        """The moves on this view; a solver it calls gets ``timeout`` seconds."""
-        ...
-
-
-def relocated(player: Player, state: State, where: Callable[[int], int | None]) -> State:
-    """The state on a board whose cells moved (``where``: a cell's new index, None when it is gone);
-    a player whose state names no cells has no ``relocate`` and keeps its state."""
-    relocate = getattr(player, "relocate", None)
-    return relocate(state, where) if relocate is not None else state
-
-
-# name -> "module:factory"; the factory takes the option after ':' (or None)
-PLAYERS: dict[str, str] = {
-    "mineai@seed": "minecheck.play.players.mineai:seed_player",
-    "mineai@fixed": "minecheck.play.players.mineai:fixed_player",
-    "satdemo@seed": "minecheck.play.players.satdemo:seed_player",
-    "satdemo@fixed": "minecheck.play.players.satdemo:fixed_player",
-    "lookahead": "minecheck.play.players.lookahead:lookahead_player",
+# name -> factory; the factory takes the option after ':' (or None)
+PLAYERS: dict[str, Callable[[str | None], Player]] = {
+    "mineai@seed": mineai.seed_player,
+    "mineai@fixed": mineai.fixed_player,
+    "satdemo@seed": satdemo.seed_player,
+    "satdemo@fixed": satdemo.fixed_player,
+    "lookahead": lookahead.lookahead_player,
 }
-_POLICY = "minecheck.play.policy:policy_player"
 
 
 def player_names() -> tuple[str, ...]:
@@ -79,9 +29,7 @@ def get_player(name: str) -> Player:
     """The player named ``name``: one of PLAYERS, else the registry's solver of that name under the policy."""
     base, _, option = name.partition(":")
     if base in PLAYERS:
-        module, _, factory = PLAYERS[base].partition(":")
-        player = getattr(importlib.import_module(module), factory)(option or None)
+        player = PLAYERS[base](option or None)
         player.name = name
         return player
-    module, _, factory = _POLICY.partition(":")
-    return getattr(importlib.import_module(module), factory)(name)
+    return policy_player(name)

@@ -99,12 +99,6 @@ def _hidden(game: Game) -> int:
     return game.width * game.height - len(game.opened | game.flags)
 
 
-def rate_003(games: int = 100, lay_first: bool = False) -> tuple[int, int]:
-    """(wins Main counts, games really won) over games 0 .. games-1."""
-    played = [main_003(g, lay_first=lay_first) for g in range(games)]
-    return sum(p.counted_win for p in played), sum(p.safe_won for p in played)
-
-
 # -- 004 -------------------------------------------------------------------------------------------
 
 def place_mines_004(rows: int, cols: int, mines: int, seed: int) -> frozenset[int]:
@@ -138,8 +132,3 @@ def demo_004(seed: int, rows: int = 9, cols: int = 9, mines: int = 10, laid: fro
     if game.lost and not ending:
         ending = f"opened a mine at {label(view(game), game.exploded)}"
     return ArticleGame(seed, laid, tuple(moves), game.won, game.won, "won" if game.won else ending)
-
-
-def printed_004(game: ArticleGame) -> str:
-    """The demo's last line for this game."""
-    return WON if game.counted_win else LOST

@@ -25,7 +25,7 @@ from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, ver
 from minecheck.model.board import Board
 from minecheck.play.decisions import DECISION_MARGIN
 from minecheck.play.game import Action, Move
-from minecheck.play.players import Decision
+from minecheck.play.player import Decision
 from minecheck.play.policy import next_seed, policy_moves
 from minecheck.running.registry import run_solver
 

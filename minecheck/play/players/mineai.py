@@ -34,7 +34,7 @@ from dataclasses import replace
 from minecheck.model.answers import Mode, Verdict
 from minecheck.model.board import Board
 from minecheck.play.game import Action, Move
-from minecheck.play.players import Decision
+from minecheck.play.player import Decision
 from minecheck.play.players.javastate import initial_state, seed_for, skip
 from minecheck.play.policy import blind_guess, lowest, next_seed
 from minecheck.running.registry import get_solver, run_solver

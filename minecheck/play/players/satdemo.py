@@ -29,7 +29,7 @@ from dataclasses import replace
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.model.board import Board
 from minecheck.play.game import Action, Move
-from minecheck.play.players import Decision
+from minecheck.play.player import Decision
 from minecheck.play.players.javastate import ResumableRandom, initial_state
 from minecheck.play.policy import lowest
 from minecheck.running.registry import get_solver, run_solver
