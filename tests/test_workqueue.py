@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 
-from minecheck.running.workqueue import settle
+from minecheck.running.runfolder import settle
 
 
 def test_settle_puts_lines_in_task_order_keeping_each_tasks_lines_in_their_order(tmp_path):

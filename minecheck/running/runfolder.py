@@ -19,8 +19,6 @@ from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from minecheck.running.workqueue import replace_lines, settle
-
 FINDINGS = "findings.jsonl"
 SUMMARY = "summary.json"
 
@@ -126,3 +124,21 @@ def _task(key: Key, row: dict) -> Hashable | None:
         return key(row)
     except (KeyError, TypeError):
         return None
+
+
+def settle(path: Path, key: Callable[[dict], tuple]) -> None:
+    """Rewrite a JSON-lines file in task order (stable): results land in the order workers finish,
+    which depends on the load; settled, the same run gives the same file on any machine."""
+    if not path.exists():
+        return
+    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    ordered = sorted(lines, key=lambda line: key(json.loads(line)))
+    if ordered != lines:
+        replace_lines(path, ordered)
+
+
+def replace_lines(path: Path, lines: list[str]) -> None:
+    """Write the file anew through a temporary one: a kill leaves the old file or the new, never half."""
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text("".join(line + "\n" for line in lines))
+    os.replace(tmp, path)

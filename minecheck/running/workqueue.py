@@ -8,12 +8,9 @@ so a death with one task in flight is that task's, recorded through ``died`` and
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")  # a task: a board index, a (player, game) pair
@@ -92,21 +89,3 @@ def _drive(pool: Executor, todo: Iterator[T], submit: Submit, finish: Callable[[
             else:
                 suspects.extend(sorted(lost))
             return True
-
-
-def settle(path: Path, key: Callable[[dict], tuple]) -> None:
-    """Rewrite a JSON-lines file in task order (stable): results land in the order workers finish,
-    which depends on the load; settled, the same run gives the same file on any machine."""
-    if not path.exists():
-        return
-    lines = [line for line in path.read_text().splitlines() if line.strip()]
-    ordered = sorted(lines, key=lambda line: key(json.loads(line)))
-    if ordered != lines:
-        replace_lines(path, ordered)
-
-
-def replace_lines(path: Path, lines: list[str]) -> None:
-    """Write the file anew through a temporary one: a kill leaves the old file or the new, never half."""
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text("".join(line + "\n" for line in lines))
-    os.replace(tmp, path)
