@@ -179,7 +179,7 @@ def read_config(out: Path) -> PlayConfig:
 
 def _with_players(stored: dict, given: dict) -> dict:
     """A resumed run may add players: it stores every player of either run, the old ones first."""
-    return {**given, "players": list(dict.fromkeys(stored.get("players", []) + given["players"]))}
+    return {**given, "players": list(dict.fromkeys([*stored.get("players", []), *given["players"]]))}
 
 
 def win_rates(out: Path) -> list[WinRate]:
