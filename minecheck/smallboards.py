@@ -170,9 +170,10 @@ def changes(width: int, height: int, cells: Cells) -> list[tuple[str, int, Cells
         if v == COVERED:
             edits = [(FORBIDDEN_FLAG, FLAG)]
         elif v >= 0:
-            alone = not any(cells[n] == COVERED for n in neighbours(width, height, c))
-            edits = [(DIGIT_BELOW_ALONE if alone else DIGIT_BELOW, v - 1), (DIGIT_ABOVE_ALONE if alone else DIGIT_ABOVE,
-                                                                            v + 1)]
+            if any(cells[n] == COVERED for n in neighbours(width, height, c)):
+                edits = [(DIGIT_BELOW, v - 1), (DIGIT_ABOVE, v + 1)]
+            else:
+                edits = [(DIGIT_BELOW_ALONE, v - 1), (DIGIT_ABOVE_ALONE, v + 1)]
         else:
             continue
         for kind, value in edits:
