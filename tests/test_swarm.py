@@ -10,13 +10,22 @@ from functools import cache
 
 import pytest
 
-from minecheck.answers import Mode
-from minecheck.board import Board
-from minecheck.boardtext import format_board, parse_board
-from minecheck.counter import count_board
-from minecheck.generators import Recipe
-from minecheck.position import Position, render
-from minecheck.swarm import FEATURES, FLAG_CHOICES, IMPOSSIBLE, LARGE, TOTAL_CHOICES, swarm, swarm_board, swarm_features
+from minecheck.boards.recipe import Recipe
+from minecheck.boards.swarm import (
+    FEATURES,
+    FLAG_CHOICES,
+    IMPOSSIBLE,
+    LARGE,
+    TOTAL_CHOICES,
+    swarm,
+    swarm_board,
+    swarm_features,
+)
+from minecheck.engine.counter import count_board
+from minecheck.model.answers import Mode
+from minecheck.model.board import Board
+from minecheck.model.boardtext import format_board, parse_board
+from minecheck.model.position import Position, render
 
 SEEDS = range(200)
 
@@ -94,8 +103,8 @@ def holds(feature: str, made) -> bool:
 
 def test_the_same_recipe_makes_the_same_board_even_in_another_process():
     here = [format_board(case(s).board) + ",".join(case(s).features) for s in range(6)]
-    code = ("from minecheck.swarm import swarm_board\nfrom minecheck.boardtext import format_board\n"
-            "from minecheck.generators import Recipe\n"
+    code = ("from minecheck.boards.swarm import swarm_board\nfrom minecheck.model.boardtext import format_board\n"
+            "from minecheck.boards.generators import Recipe\n"
             "for s in range(6):\n"
             "    c = swarm_board(Recipe('swarm', (), s))\n"
             "    print(repr(format_board(c.board) + ','.join(c.features)))")

@@ -5,6 +5,10 @@
   cells opened and flagged by sound deduction until stuck, optionally continued by guesses;
 * ``stress``: large loose frontiers from many extra safe openings, to push the counter;
 * ``contradict``: boards that cannot be, a digit or the total changed (minecheck.boards.contradictions);
+* ``small``: every board of at most N cells, once up to turns and mirrors, smallest first, with the
+  impossible ones one change away (minecheck.boards.small);
+* ``swarm``: each board first draws which rare features it has, then is built to have them
+  (swarm testing; minecheck.boards.swarm);
 * ``edge``: the boards that people forget (``EDGE_SHAPES``): one cell wide or tall, 1x1, no digit,
   every safe cell opened, every mine flagged, the total at the fewest or the most mines the digits
   allow, mines packed densely.
@@ -20,6 +24,8 @@ from dataclasses import replace
 from minecheck.boards.contradictions import contradict
 from minecheck.boards.layouts import extreme_mines, scatter
 from minecheck.boards.recipe import Recipe, rng_for
+from minecheck.boards.small import small
+from minecheck.boards.swarm import swarm
 from minecheck.engine.counter import count_board
 from minecheck.model.board import Board, neighbours
 from minecheck.model.position import Position, open_cell, render
@@ -189,6 +195,7 @@ def edge_shape(rec: Recipe) -> str:
     return str(dict(rec.params).get("shape") or EDGE_SHAPES[rng_for(rec).randrange(len(EDGE_SHAPES))])
 
 
-GENERATORS = {"reveal": reveal, "play": play, "stress": stress, "edge": edge, "contradict": contradict}
+GENERATORS = {"reveal": reveal, "play": play, "stress": stress, "edge": edge, "contradict": contradict, "small": small,
+              "swarm": swarm}
 
 __all__ = ["recipe", "generate", "generate_board", "GENERATORS", "LEVELS", "EDGE_SHAPES"]

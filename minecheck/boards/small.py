@@ -53,9 +53,9 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import product
 
-from minecheck.board import COVERED, FLAG, Board, neighbours
-from minecheck.generators import Recipe
-from minecheck.position import Position
+from minecheck.boards.recipe import Recipe
+from minecheck.model.board import COVERED, FLAG, Board, neighbours
+from minecheck.model.position import Position
 
 MAX_CELLS = 8  # N = 9 has over a million boards and takes hundreds of MiB to hold
 

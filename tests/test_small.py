@@ -11,12 +11,7 @@ from itertools import product
 
 import pytest
 
-from minecheck.answers import Mode
-from minecheck.board import COVERED, FLAG
-from minecheck.boardtext import format_board, parse_board
-from minecheck.counter import count_board
-from minecheck.position import Position, render
-from minecheck.smallboards import (
+from minecheck.boards.small import (
     CONSISTENT,
     DIGIT_ABOVE_ALONE,
     DIGIT_BELOW_ALONE,
@@ -35,6 +30,11 @@ from minecheck.smallboards import (
     small_recipe,
     small_sweep,
 )
+from minecheck.engine.counter import count_board
+from minecheck.model.answers import Mode
+from minecheck.model.board import COVERED, FLAG
+from minecheck.model.boardtext import format_board, parse_board
+from minecheck.model.position import Position, render
 
 TOTAL_KINDS = (TOTAL_BELOW, TOTAL_ABOVE)
 
@@ -237,8 +237,8 @@ def digest(n: int) -> str:
 
 
 def test_the_same_sweep_in_another_process_with_another_hash_seed():
-    code = ("import hashlib\nfrom minecheck.smallboards import small_sweep\n"
-            "from minecheck.boardtext import format_board\n"
+    code = ("import hashlib\nfrom minecheck.boards.small import small_sweep\n"
+            "from minecheck.model.boardtext import format_board\n"
             "text = ''.join(f'{format_board(b.board)}{b.label}\\n' for b in small_sweep(5))\n"
             "print(hashlib.sha256(text.encode()).hexdigest(), end='')")
     other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,

@@ -40,13 +40,14 @@ import math
 import random
 from dataclasses import dataclass, replace
 
-from minecheck.answers import Mode
-from minecheck.board import FLAG, Board, neighbours
-from minecheck.constraints import build_constraints
-from minecheck.contradictions import contradicting_totals, with_digit
-from minecheck.counter import count_board
-from minecheck.generators import Recipe, extreme_mines, rng_for
-from minecheck.position import Position, render
+from minecheck.boards.contradictions import contradicting_totals, with_digit
+from minecheck.boards.layouts import extreme_mines
+from minecheck.boards.recipe import Recipe, rng_for
+from minecheck.engine.constraints import build_constraints
+from minecheck.engine.counter import count_board
+from minecheck.model.answers import Mode
+from minecheck.model.board import FLAG, Board, neighbours
+from minecheck.model.position import Position, render
 
 LARGE = 8  # covered cells in one component for a "large component"
 ATTEMPTS = 500  # builds tried before a recipe is given up: the hardest mix of features succeeds 1 in 8
