@@ -155,12 +155,13 @@ def _off_by_one(real):
 def _flagged_after_fault(monkeypatch, module, name) -> set[str]:
     from minecheck.engine import constraints
 
+    cached = constraints.build_constraints  # the real one, whose cache the fault must not leave stale
     monkeypatch.setattr(module, name, _off_by_one(getattr(module, name)))
-    constraints.build_constraints.cache_clear()
+    cached.cache_clear()
     try:
         (checked,) = check_board(board("HHHH/1221"), [], [Mode.LOCAL])  # in-process: the patch is seen
     finally:
-        constraints.build_constraints.cache_clear()
+        cached.cache_clear()
     return {f.subject for f in checked.findings if f.kind is Kind.REFERENCE}
 
 
@@ -171,11 +172,11 @@ def test_a_fault_where_the_exact_counter_reads_the_board_is_seen_by_every_other_
 
 
 def test_a_fault_where_cbc_and_minisat_read_the_board_is_seen_by_the_independent_readers(monkeypatch):
-    """cbc and minisat read the board through minecheck.engine.constraints (registry.system_or_refusal); exact reads it
+    """cbc and minisat read the board through minecheck.engine.constraints (system_or_refusal); exact reads it
     with its own scan (minecheck.engine.scan) and brute on its own: a fault in the shared reading cannot go unseen."""
-    from minecheck.running import registry
+    from minecheck.engine import constraints
 
-    flagged = _flagged_after_fault(monkeypatch, registry, "build_constraints")
+    flagged = _flagged_after_fault(monkeypatch, constraints, "build_constraints")
     assert flagged == {"cbc", "minisat"}
 
 

@@ -19,8 +19,8 @@ import pulp
 from minecheck.engine.constraints import system_or_refusal
 from minecheck.model.answers import Answers, Mode, SolverResult
 from minecheck.model.board import Board, label
+from minecheck.references import minisat
 from minecheck.references.backbone import OFF, Seen, Solution, satisfies
-from minecheck.references.minisat import DEFAULT, backbone_solutions, counter_size
 from minecheck.references.model import Model, models
 
 TIME_LIMIT = 60  # seconds per CBC call; a call that hits it is an error, never a verdict
@@ -151,9 +151,9 @@ def witnesses(model: Model) -> tuple[Solution, ...] | None:
     A layout that satisfies every row is a certificate whoever found it: it answers "yes" to
     every question it flips without trusting the SAT solver.  Every "no" still comes from CBC.
     """
-    if counter_size(model) > WITNESS_LIMIT:
+    if minisat.counter_size(model) > WITNESS_LIMIT:
         return None
-    sols = backbone_solutions(model, DEFAULT)  # as the minisat reference asks: one search, cached
+    sols = minisat.backbone_solutions(model, minisat.DEFAULT)  # as the minisat reference asks: one search, cached
     return sols if sols and all(satisfies(model, sol) for sol in sols) else None
 
 
