@@ -12,14 +12,17 @@ from pathlib import Path
 from minecheck.check.findings import REGRESSIONS
 from minecheck.model.answers import Mode
 from minecheck.model.boardtext import BoardFormatError, read_board_arg
+from minecheck.options import count, positive, seconds
 from minecheck.playcli import add_parsers as add_play_parsers
+from minecheck.report.textview import printable
 from minecheck.running.discovery import FIXED_VARIANTS, LP_SOLVER_NAMES, SEED_VARIANTS, UnknownSolver, resolve
 from minecheck.running.registry import REFERENCES, remember
+from minecheck.running.runfolder import SUMMARY, holding, write_json, write_text
 from minecheck.running.sandbox import DEFAULT_MEMORY_MIB, Limits
 
 # Each command imports what it uses when it runs (jinja2, rich, numpy, CBC, dask are heavy), so that
 # `minecheck check` on a small board starts in a blink.
-EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -28,11 +31,22 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.run(args)
     except (BoardFormatError, UnknownSolver, ValueError) as err:
-        print(f"minecheck: {err}", file=sys.stderr)
+        print(f"minecheck: {printable(str(err))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # the reader went away (`minecheck ... | head`): end quietly, as cat does
         _quiet_stdout()
         return EXIT_OK
+    except OSError as err:  # a file or folder that cannot be read or written: a full disk, a missing path, ...
+        where = f"{err.filename}: " if err.filename else ""
+        print(f"minecheck: {where}{err.strerror or err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("minecheck: interrupted; what was found so far is on disk (--resume continues)", file=sys.stderr)
+        return 130
+    except Exception as err:  # noqa: BLE001 - minecheck never shows a traceback; this is its own fault
+        print(f"minecheck: internal error ({type(err).__name__}: {printable(str(err))[:300]}); please report it "
+              "with the command that caused it", file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 def _quiet_stdout() -> None:
@@ -54,9 +68,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--solvers", default="exact", help="comma-separated solver names (default: exact)")
     check.add_argument("--references", default=",".join(REFERENCES),
                        help=f"references run beside the solvers (default: {','.join(REFERENCES)})")
-    check.add_argument("--timeout", type=float, default=60.0,
+    check.add_argument("--timeout", type=seconds, default=60.0,
                        help="CPU seconds per solver before it is stopped (default 60)")
-    check.add_argument("--memory", type=int, default=DEFAULT_MEMORY_MIB, metavar="MIB",
+    check.add_argument("--memory", type=positive, default=DEFAULT_MEMORY_MIB, metavar="MIB",
                        help=f"memory a solver may use before it is stopped (default {DEFAULT_MEMORY_MIB} MiB)")
     check.add_argument("--persistent", action="store_true",
                        help="run cmd: solvers in persistent mode: started once, one JSON request per line")
@@ -66,9 +80,10 @@ def _parser() -> argparse.ArgumentParser:
     fuzz = sub.add_parser("fuzz", help="cross-check many seeded boards; findings and a report in --out")
     fuzz.add_argument("--seed", type=int, required=True, help="the campaign seed: board i is made from (seed, i)")
     budget = fuzz.add_mutually_exclusive_group(required=True)
-    budget.add_argument("--boards", type=int, help="check boards 0 .. N-1")
-    budget.add_argument("--time-budget", type=float, metavar="SECONDS", help="check boards until this much time passed")
-    fuzz.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per core)")
+    budget.add_argument("--boards", type=positive, help="check boards 0 .. N-1")
+    budget.add_argument("--time-budget", type=seconds, metavar="SECONDS",
+                        help="check boards until this much time passed")
+    fuzz.add_argument("--jobs", type=positive, default=None, help="worker processes (default: one per core)")
     fuzz.add_argument("--scheduler", default=None, help="a dask.distributed scheduler address to run on instead")
     fuzz.add_argument("--out", type=Path, required=True, help="directory for findings, progress and the report")
     fuzz.add_argument("--solvers", default=",".join(SEED_VARIANTS + FIXED_VARIANTS),
@@ -76,18 +91,20 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--references", default=",".join(REFERENCES), help="references beside them")
     fuzz.add_argument("--generator", default="mix",
                       help="mix (default), reveal, stress, play:beginner, play:intermediate or play:expert")
-    fuzz.add_argument("--timeout", type=float, default=10.0,
+    fuzz.add_argument("--timeout", type=seconds, default=10.0,
                       help="CPU seconds per solver per board before it is stopped (default 10): CPU time, not "
                            "wall-clock, so a busy machine stops the same solvers as a quiet one")
-    fuzz.add_argument("--memory", type=int, default=DEFAULT_MEMORY_MIB, metavar="MIB",
+    fuzz.add_argument("--memory", type=positive, default=DEFAULT_MEMORY_MIB, metavar="MIB",
                       help=f"memory a solver may use per board before it is stopped (default {DEFAULT_MEMORY_MIB})")
     fuzz.add_argument("--persistent", action="store_true",
                       help="run cmd: solvers in persistent mode: started once per worker, one JSON request per line")
     fuzz.add_argument("--resume", action="store_true", help="continue the campaign in --out, skipping boards done")
+    fuzz.add_argument("--overwrite", action="store_true",
+                      help="replace the earlier run whose files are in --out (without it, such a folder is refused)")
     fuzz.add_argument("--no-progress", action="store_true", help="no progress bar (for logs)")
     fuzz.add_argument("--no-report", action="store_true",
                       help="skip the HTML report (and shrinking, unless --save-regressions)")
-    fuzz.add_argument("--shrink-per-signature", type=int, default=2,
+    fuzz.add_argument("--shrink-per-signature", type=count, default=2,
                       help="findings shrunk and drawn in full per (kind, solver, mode) (default 2)")
     fuzz.add_argument("--save-regressions", type=Path, nargs="?", const=REGRESSIONS, default=None,
                       metavar="DIR", help=f"save each shrunk finding as a regression fixture (default DIR: "
@@ -101,7 +118,7 @@ def _parser() -> argparse.ArgumentParser:
     base.add_argument("out", type=Path, help="the campaign directory (fuzz --out)")
     base.add_argument("--write", type=Path, required=True, metavar="FILE", help="the baseline file to write")
     base.add_argument("--merge", action="store_true", help="keep the signatures already in FILE as well")
-    base.add_argument("--shrink-per-signature", type=int, default=2, help="as for fuzz (default 2)")
+    base.add_argument("--shrink-per-signature", type=count, default=2, help="as for fuzz (default 2)")
     base.set_defaults(run=_baseline)
 
     listing = sub.add_parser("solvers", help="list every solver minecheck can see: built-in, configured, installed")
@@ -148,7 +165,7 @@ def _check(args: argparse.Namespace) -> int:
         text = "\n".join(parts)
     code = EXIT_FINDINGS if checked.findings else EXIT_OK
     try:
-        print(text, flush=True)
+        print(printable(text), flush=True)
     except BrokenPipeError:  # `minecheck check ... | head`: the reader has what it wanted; the code still tells
         _quiet_stdout()
     return code
@@ -156,12 +173,8 @@ def _check(args: argparse.Namespace) -> int:
 
 def _fuzz(args: argparse.Namespace) -> int:
     from minecheck.campaigns.baseline import load as load_baseline
-    from minecheck.campaigns.fuzz import Config, board_recipe, run_campaign
-    from minecheck.campaigns.publish import publish, write_news
-    from minecheck.campaigns.regressions import save_shrunk
+    from minecheck.campaigns.fuzz import Config, board_recipe
     from minecheck.check.crosscheck import solver
-    from minecheck.report.progress import progress_bar
-    from minecheck.running.workqueue import executor
 
     started = time.perf_counter()
     subjects, references, definitions = _resolve(args)
@@ -173,15 +186,25 @@ def _fuzz(args: argparse.Namespace) -> int:
             solver(name)  # an unknown name is bad input before any work starts
     board_recipe(config, 0)  # so is an unknown generator
     known = load_baseline(args.baseline) if args.baseline else None  # and so is a bad baseline file
-    earlier = _earlier_seconds(args.out) if args.resume else 0.0
+    with holding(args.out):  # one run per folder, from the first file written to the last page of the report
+        return _fuzz_in(args, config, known, started)
+
+
+def _fuzz_in(args: argparse.Namespace, config, known, started: float) -> int:
+    from minecheck.campaigns.fuzz import folder, run_campaign
+    from minecheck.campaigns.publish import publish, write_news
+    from minecheck.campaigns.regressions import save_shrunk
+    from minecheck.report.progress import progress_bar
+    from minecheck.running.workqueue import executor
+
+    earlier = folder(args.out).earlier_seconds() if args.resume else 0.0
     try:
         with progress_bar(args.boards, args.time_budget, disabled=args.no_progress) as update:
             progress = run_campaign(config, args.out, args.boards, args.time_budget, args.jobs, args.scheduler,
-                                    args.resume, update)
+                                    args.resume, update, overwrite=args.overwrite, warn=_warn)
     finally:  # even when interrupted, the time spent so far is kept for the report
         if (args.out / "campaign.json").exists():
-            spent = earlier + time.perf_counter() - started
-            (args.out / "summary.json").write_text(json.dumps({"seconds": round(spent, 3)}) + "\n")
+            write_json(args.out / SUMMARY, {"seconds": round(earlier + time.perf_counter() - started, 3)})
     elapsed = time.perf_counter() - started
     print(f"{progress.boards} boards, {progress.findings} findings, {elapsed:.1f} s "
           f"({progress.boards / max(elapsed, 1e-9):.1f} boards/s); findings in {args.out / 'findings.jsonl'}")
@@ -217,7 +240,7 @@ def _baseline(args: argparse.Namespace) -> int:
     if args.merge and args.write.exists():
         written = Baseline(written.signatures | load_baseline(args.write).signatures)
     args.write.parent.mkdir(parents=True, exist_ok=True)
-    args.write.write_text(written.to_json())
+    write_text(args.write, written.to_json())
     print(f"{len(written.signatures)} signatures in {args.write}")
     return EXIT_OK
 
@@ -260,9 +283,8 @@ def _save_regression(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _earlier_seconds(out: Path) -> float:
-    path = out / "summary.json"
-    return json.loads(path.read_text())["seconds"] if path.exists() else 0.0
+def _warn(message: str) -> None:
+    print(f"minecheck: warning: {printable(message)}", file=sys.stderr)
 
 
 def _resolve(args: argparse.Namespace) -> tuple[list[str], list[str], tuple[str, ...]]:

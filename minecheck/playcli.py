@@ -12,14 +12,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
+from minecheck.options import count, positive, seconds
 from minecheck.play.game import FirstClick
 from minecheck.play.player import DEFAULT_TIMEOUT
 from minecheck.play.players import player_names
+from minecheck.report.textview import printable
+from minecheck.running.runfolder import holding
 
 # The commands import what they run when they run (rich, the campaign's executors, the counter and
 # jinja2 are heavy), so that building the parser keeps every other command's start-up short.
@@ -34,24 +38,26 @@ def add_parsers(sub) -> None:
     play.add_argument("--solvers", default=DEFAULT_PLAYERS,
                       help=f"comma-separated players: any solver name (played by the policy) or one of "
                            f"{', '.join(player_names())} (default: {DEFAULT_PLAYERS})")
-    play.add_argument("--games", type=int, required=True, help="play games 0 .. N-1 with each solver")
+    play.add_argument("--games", type=positive, required=True, help="play games 0 .. N-1 with each solver")
     play.add_argument("--size", default="beginner", help="beginner (default), intermediate, expert or WxHxM")
     play.add_argument("--first-click", default=FirstClick.SAFE_3X3.value, choices=[r.value for r in FirstClick],
                       help="cells kept clear of mines around the first click (default safe-3x3)")
     play.add_argument("--first-cell", default="centre",
                       help="where the first click is: centre (default, as both articles click) or ROW,COL")
     play.add_argument("--seed", type=int, required=True, help="the run's seed: game i is dealt from (seed, i)")
-    play.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per core)")
+    play.add_argument("--jobs", type=positive, default=None, help="worker processes (default: one per core)")
     play.add_argument("--scheduler", default=None, help="a dask.distributed scheduler address to run on instead")
     play.add_argument("--out", type=Path, required=True, help="directory for the games, findings and report")
-    play.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
+    play.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT,
                       help=f"CPU seconds per decision before the solver is stopped and loses (default "
                            f"{DEFAULT_TIMEOUT:g})")
     play.add_argument("--resume", action="store_true",
                       help="continue the run in --out (more games, or more solvers), skipping games played")
+    play.add_argument("--overwrite", action="store_true",
+                      help="replace the earlier run whose files are in --out (without it, such a folder is refused)")
     play.add_argument("--no-progress", action="store_true", help="no progress bar (for logs)")
     play.add_argument("--no-report", action="store_true", help="skip the HTML report and the shrinking")
-    play.add_argument("--shrink-per-flaw", type=int, default=1,
+    play.add_argument("--shrink-per-flaw", type=count, default=1,
                       help="decision findings shrunk and drawn in full per solver and kind of bad move (default 1)")
     play.set_defaults(run=_play)
 
@@ -60,7 +66,7 @@ def add_parsers(sub) -> None:
     decide.add_argument("--player", required=True, help="a solver name or an article's player")
     decide.add_argument("--state", default=None, help="the player's state before the decision, as JSON "
                                                       "(from a decision finding; default: a new game's)")
-    decide.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="CPU seconds for the decision")
+    decide.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT, help="CPU seconds for the decision")
     decide.set_defaults(run=_decide)
 
 
@@ -87,18 +93,26 @@ def _names(text: str) -> tuple[str, ...]:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from minecheck.play.report import publish_play
-    from minecheck.play.run import PlayConfig, run_play, write_summary
-    from minecheck.running.workqueue import executor
+    from minecheck.play.run import PlayConfig
 
     started = time.perf_counter()
     config = PlayConfig(args.seed, _names(args.solvers), args.size, args.first_click, args.timeout, args.first_cell)
     config.validate()  # unknown names, sizes that do not hold their mines: exit 2 before any work
-    earlier = _earlier_seconds(args.out) if args.resume else 0.0
+    with holding(args.out):  # one run per folder, from the first game to the last page of the report
+        return _play_in(args, config, started)
+
+
+def _play_in(args: argparse.Namespace, config, started: float) -> int:
+    from minecheck.play.report import publish_play
+    from minecheck.play.run import folder, run_play, write_summary
+    from minecheck.running.workqueue import executor
+
+    earlier = folder(args.out).earlier_seconds() if args.resume else 0.0
     total = args.games * len(config.players)
     try:
         with _progress_bar(total, args.no_progress) as update:
-            progress = run_play(config, args.out, args.games, args.jobs, args.scheduler, args.resume, update)
+            progress = run_play(config, args.out, args.games, args.jobs, args.scheduler, args.resume, update,
+                                overwrite=args.overwrite, warn=_warn)
     finally:
         if (args.out / "play.json").exists():
             write_summary(args.out, earlier + time.perf_counter() - started)
@@ -140,6 +154,5 @@ def _decide(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if bad else EXIT_OK
 
 
-def _earlier_seconds(out: Path) -> float:
-    path = out / "summary.json"
-    return json.loads(path.read_text()).get("seconds", 0.0) if path.exists() else 0.0
+def _warn(message: str) -> None:
+    print(f"minecheck: warning: {printable(message)}", file=sys.stderr)

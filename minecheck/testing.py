@@ -35,6 +35,7 @@ from minecheck.report.pages import FindingPage, render_finding, replay_command
 from minecheck.report.textview import findings_text
 from minecheck.running.discovery import UnknownSolver, lookup
 from minecheck.running.registry import FunctionSolver
+from minecheck.running.runfolder import write_text
 from minecheck.running.sandbox import Limits
 
 PAGES = Path(".minecheck") / "findings"  # where failure pages go, from the working directory
@@ -180,7 +181,7 @@ def write_page(finding: Finding, shrunk: Shrunk | None, board: Board, checks, re
     page = FindingPage(shown, 0, board, small, original_results, small_results, stats)
     folder.mkdir(parents=True, exist_ok=True)
     path = (folder / file_name(shown)).with_suffix(".html")
-    path.write_text(render_finding(page), encoding="utf-8")
+    write_text(path, render_finding(page))
     return path.resolve()
 
 

@@ -98,10 +98,12 @@ def load(path: Path) -> Baseline:
     """Read a baseline file; ValueError naming the file on anything else."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict):
+            raise ValueError(f"holds a JSON {type(data).__name__}, not a baseline object")
         if data.get("schema") != SCHEMA:
             raise ValueError(f"schema {data.get('schema')!r}, expected {SCHEMA}")
         return Baseline(frozenset(Signature(**row) for row in data["signatures"]))
-    except (OSError, json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
         raise ValueError(f"baseline {path}: {err}") from None
 
 

@@ -41,7 +41,7 @@ from minecheck.model.answers import Mode
 from minecheck.model.boardtext import format_board
 from minecheck.running.discovery import FIXED_VARIANTS, LP_SOLVER_NAMES, SEED_VARIANTS
 from minecheck.running.registry import REFERENCES, remember
-from minecheck.running.runfolder import RunFolder
+from minecheck.running.runfolder import RunFolder, Warn, holding
 from minecheck.running.sandbox import DEFAULT_MEMORY_MIB, Limits
 from minecheck.running.workqueue import run_tasks
 
@@ -173,25 +173,28 @@ class Progress:
 
 def run_campaign(config: Config, out: Path, boards: int | None = None, time_budget: float | None = None,
                  jobs: int | None = None, scheduler: str | None = None, resume: bool = False,
-                 on_outcome: Callable[[BoardOutcome, Progress], None] | None = None) -> Progress:
-    """Check boards 0, 1, 2, ... until ``boards`` are done or ``time_budget`` seconds have passed."""
+                 on_outcome: Callable[[BoardOutcome, Progress], None] | None = None, overwrite: bool = False,
+                 warn: Warn | None = None) -> Progress:
+    """Check boards 0, 1, 2, ... until ``boards`` are done or ``time_budget`` seconds have passed, holding
+    the folder's lock (``overwrite``: replace an earlier run's files; ``warn`` hears of lines resume skips)."""
     if boards is None and time_budget is None:
         raise ValueError("give a number of boards or a time budget")
-    run = folder(out)
-    done = run.prepare(asdict(config), resume, defaults=_defaults())
-    progress = Progress(boards=len(done), findings=len(read_findings(out)) if resume else 0)
-    deadline = None if time_budget is None else time.perf_counter() + time_budget
-    todo = (i for i in range(boards if boards is not None else 10**12) if i not in done)
-    jobs = jobs or os.cpu_count() or 1
+    with holding(out):
+        run = folder(out)
+        done = run.prepare(asdict(config), resume, defaults=_defaults(), overwrite=overwrite, warn=warn)
+        progress = Progress(boards=len(done), findings=len(read_findings(out)) if resume else 0)
+        deadline = None if time_budget is None else time.perf_counter() + time_budget
+        todo = (i for i in range(boards if boards is not None else 10**12) if i not in done)
+        jobs = jobs or os.cpu_count() or 1
 
-    def finish(outcome: BoardOutcome) -> None:
-        _finish(out, outcome, progress, on_outcome)
+        def finish(outcome: BoardOutcome) -> None:
+            _finish(out, outcome, progress, on_outcome)
 
-    run_tasks(todo, lambda pool, index: pool.submit(check_index, config, index), finish,
-              lambda index, why: _died(config, index, why), jobs, scheduler,
-              keep_going=lambda: deadline is None or time.perf_counter() < deadline)
-    run.settle(_by_board, _by_board)
-    return progress
+        run_tasks(todo, lambda pool, index: pool.submit(check_index, config, index), finish,
+                  lambda index, why: _died(config, index, why), jobs, scheduler,
+                  keep_going=lambda: deadline is None or time.perf_counter() < deadline)
+        run.settle(_by_board, _by_board)
+        return progress
 
 
 def _by_board(row: dict) -> tuple[int]:

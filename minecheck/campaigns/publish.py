@@ -22,6 +22,7 @@ from minecheck.check.shrink import has_board, shrink
 from minecheck.check.shrinkcache import finding_key, shrink_cached
 from minecheck.model.boardtext import BoardFormatError, parse_board
 from minecheck.report.pages import CampaignSummary, FindingPage, junit_xml, page_name, render_finding, render_index
+from minecheck.running.runfolder import write_text
 from minecheck.running.sandbox import Limits
 
 
@@ -95,7 +96,7 @@ def write_news(out: Path, per_signature: int, pool: Executor | None, known: Base
     rows = [{"kind": s.kind, "subject": s.subject, "mode": s.mode, "board": s.board, "says": s.says,
              "explained_by": why[s], "findings": numbers, "pages": [page_name(n) for n in numbers[:20]]}
             for s, numbers in sorted(found.items(), key=lambda kv: (why[kv[0]] is not None, kv[0]))]
-    (out / "news.json").write_text(json.dumps(rows, indent=2) + "\n")
+    write_text(out / "news.json", json.dumps(rows, indent=2) + "\n")
     return {s: numbers for s, numbers in found.items() if why[s] is None}
 
 
@@ -121,7 +122,7 @@ def publish(out: Path, per_signature: int = 2, pool: Executor | None = None) -> 
             shrunk_boards[n] = small.board
         elif (drawn := _board_or_none(f.board)) is not None:
             page = FindingPage(f, n, drawn, timings=timings)
-        (out / page_name(n)).write_text(render_finding(page))
+        write_text(out / page_name(n), render_finding(page))
     wall = json.loads((out / "summary.json").read_text())["seconds"] if (out / "summary.json").exists() \
         else sum(b.get("seconds", 0) for b in boards)
     solver_seconds: dict[str, float] = {}
@@ -132,6 +133,6 @@ def publish(out: Path, per_signature: int = 2, pool: Executor | None = None) -> 
     summary = CampaignSummary(config["seed"], tuple(config["subjects"]), tuple(config["references"]),
                               config["generator"], len(boards), wall, solver_seconds, tuple(findings), shrunk_boards,
                               news_rows)
-    (out / "index.html").write_text(render_index(summary))
-    (out / "junit.xml").write_text(junit_xml(boards, findings))
+    write_text(out / "index.html", render_index(summary))
+    write_text(out / "junit.xml", junit_xml(boards, findings))
     return out / "index.html"

@@ -17,6 +17,7 @@ from minecheck.campaigns.fuzz import stored_limits
 from minecheck.campaigns.publish import ordered, shrink_budget, shrink_representatives
 from minecheck.check.findings import REGRESSIONS, WHOLE_BOARD, Finding, Kind, read_findings
 from minecheck.check.shrink import has_board, shrink
+from minecheck.running.runfolder import make_folder, write_text
 
 
 def why_not_replayable(finding: Finding) -> str | None:
@@ -30,11 +31,14 @@ def why_not_replayable(finding: Finding) -> str | None:
     return None
 
 
+MAX_SUBJECT = 80  # characters of a solver's name in a file name: file systems allow 255 bytes in all
+
+
 def file_name(finding: Finding) -> str:
     """``<kind>-<subject>-<mode>-<hash>.json``; characters unsafe in file names become '_'."""
     what = "|".join((finding.kind.value, finding.subject, finding.reference, finding.mode.value, finding.board))
     digest = hashlib.sha256(what.encode()).hexdigest()[:8]
-    subject = re.sub(r"[^A-Za-z0-9@._-]", "_", finding.subject)
+    subject = re.sub(r"[^A-Za-z0-9@._-]", "_", finding.subject)[:MAX_SUBJECT]  # the digest keeps names apart
     return f"{finding.kind.value}-{subject}-{finding.mode.value}-{digest}.json"
 
 
@@ -43,9 +47,9 @@ def save(finding: Finding, directory: Path = REGRESSIONS) -> Path:
     why = why_not_replayable(finding)
     if why:
         raise ValueError(f"not saved as a regression: {why}")
-    directory.mkdir(parents=True, exist_ok=True)
+    make_folder(directory, "--to")
     path = directory / file_name(finding)
-    path.write_text(json.dumps(json.loads(finding.to_json()), indent=2, sort_keys=True) + "\n")
+    write_text(path, json.dumps(json.loads(finding.to_json()), indent=2, sort_keys=True) + "\n")
     return path
 
 

@@ -63,7 +63,9 @@ def brute_count(board: Board, mode: Mode, cap: int = CAP) -> BruteCount:
 
 # -- enumeration by backtracking: the same oracle for boards too big for 2^n ----------------------------
 
-NODE_BUDGET = 200_000  # search nodes; a board that needs more is declined (a count, so the same on every machine)
+NODE_BUDGET = 200_000  # search nodes and products combining the groups; a board that needs more is declined
+# (a count, so the same on every machine; Expert play positions need under 1,000 products, and 200,000 of
+# them with counts of a 100x100 board take about a second)
 
 
 def enumerate_count(board: Board, mode: Mode, budget: int = NODE_BUDGET) -> BruteCount:
@@ -72,7 +74,8 @@ def enumerate_count(board: Board, mode: Mode, budget: int = NODE_BUDGET) -> Brut
     the groups - and in the global mode the covered cells no digit touches - by counting.
 
     It reads the digits straight off the board, as ``brute_count`` does, and shares no code with the
-    constraint system or the counter; TooBig when the search would visit more than ``budget`` nodes.
+    constraint system or the counter; TooBig when the search and the combining would take more than
+    ``budget`` steps (a node visited, or a product of two counts).
     """
     rules = _rules(board)
     if rules is None:
@@ -90,7 +93,7 @@ def enumerate_count(board: Board, mode: Mode, budget: int = NODE_BUDGET) -> Brut
     if mode is Mode.LOCAL:
         return _local_count(board, tallies)
     assert board.total_mines is not None, "the global mode needs the total mine count"
-    return _global_count(board, tallies, rest, board.total_mines - len(board.flags))
+    return _global_count(board, tallies, rest, board.total_mines - len(board.flags), budget, spent)
 
 
 def _rules(board: Board) -> list[tuple[frozenset[int], int]] | None:
@@ -170,7 +173,15 @@ def _enumerate_group(cells: list[int], rules, budget: int, spent: list[int]) -> 
     return by_k, per_cell
 
 
-def _times(a: list[int], b: list[int]) -> list[int]:
+def _charge(steps: int, budget: int, spent: list[int]) -> None:
+    spent[0] += steps
+    if spent[0] > budget:
+        raise TooBig(f"more than {budget} steps to search and combine every group of linked cells")
+
+
+def _times(a: list[int], b: list[int], budget: int, spent: list[int]) -> list[int]:
+    """The product of two polynomials (counts by mines), each of its len(a) * len(b) products a step."""
+    _charge(len(a) * len(b), budget, spent)
     out = [0] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
         for j, y in enumerate(b):
@@ -189,15 +200,15 @@ def _local_count(board: Board, tallies) -> BruteCount:
     return BruteCount(True, layouts, tuple(sorted(probs.items())))
 
 
-def _global_count(board: Board, tallies, rest: list[int], remaining: int) -> BruteCount:
+def _global_count(board: Board, tallies, rest: list[int], remaining: int, budget: int,
+                  spent: list[int]) -> BruteCount:
     """Weigh each way to split the remaining mines between the groups and the untouched cells by counting."""
-    def off_ways(k: int, cells: int) -> int:
-        return comb(cells, k) if 0 <= k <= cells else 0
-
     everything = [1]
     for _, (by_k, _) in tallies:
-        everything = _times(everything, by_k)
-    layouts = sum(n * off_ways(remaining - k, len(rest)) for k, n in enumerate(everything))
+        everything = _times(everything, by_k, budget, spent)
+    tail = [comb(len(rest), remaining - t) if 0 <= remaining - t <= len(rest) else 0
+            for t in range(len(everything) + 1)]  # ways to put the mines the frontier leaves off it
+    layouts = sum(n * tail[k] for k, n in enumerate(everything))
     if layouts == 0:
         return BruteCount(False, 0, ())
     probs: dict[int, Fraction | None] = {}
@@ -205,12 +216,13 @@ def _global_count(board: Board, tallies, rest: list[int], remaining: int) -> Bru
         others = [1]
         for h, (_, (other_k, _)) in enumerate(tallies):
             if h != g:
-                others = _times(others, other_k)
-        weight = [sum(n * off_ways(remaining - k - j, len(rest)) for j, n in enumerate(others))
-                  for k in range(len(by_k))]
+                others = _times(others, other_k, budget, spent)
+        _charge(len(by_k) * len(others), budget, spent)
+        weight = [sum(n * tail[k + j] for j, n in enumerate(others)) for k in range(len(by_k))]
         for c in cells:
             probs[c] = Fraction(sum(m * w for m, w in zip(per_cell[c], weight)), layouts)
-    rest_mines = sum(n * off_ways(remaining - k - 1, len(rest) - 1) for k, n in enumerate(everything)) if rest else 0
+    rest_mines = sum(n * comb(len(rest) - 1, remaining - k - 1) for k, n in enumerate(everything)
+                     if 0 <= remaining - k - 1 <= len(rest) - 1) if rest else 0
     for c in rest:
         probs[c] = Fraction(rest_mines, layouts)
     return BruteCount(True, layouts, tuple(sorted(probs.items())))

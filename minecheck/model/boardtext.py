@@ -10,6 +10,8 @@ Without a header the rows alone are read and the total is unknown.  A one-line f
 from __future__ import annotations
 
 import re
+import sys
+from pathlib import Path
 
 from minecheck.model.board import COVERED, FLAG, Board
 
@@ -101,25 +103,44 @@ def format_board(board: Board) -> str:
     return "\n".join(out) + "\n"
 
 
-def read_board_arg(arg: str) -> Board:
-    """A command-line board: a file path, ``-`` for stdin, or inline rows joined by ``/``."""
-    import sys
-    from pathlib import Path
+MAX_BOARD_BYTES = 4 * 2**20  # far past any board (a 1000x1000 board is 1 MB): more is not a board
 
+
+def read_board_arg(arg: str) -> Board:
+    """A command-line board: a file path, ``-`` for stdin, or inline rows joined by ``/``; anything else
+    (a folder, a binary or endless file, one that cannot be read) is a BoardFormatError naming it."""
     if arg == "-":
-        return parse_board(sys.stdin.read())
+        return _parse_named("standard input", sys.stdin.buffer.read(MAX_BOARD_BYTES + 1))
     path = Path(arg)
-    if path.is_file():
+    if path.is_dir():
+        raise BoardFormatError(f"{path}: a folder, not a board file")
+    if path.exists():
         try:
-            return parse_board(path.read_text(encoding="utf-8"))
-        except BoardFormatError as err:
-            raise BoardFormatError(f"{path}: {err}") from None
+            with open(path, "rb") as f:
+                data = f.read(MAX_BOARD_BYTES + 1)
+        except OSError as err:
+            raise BoardFormatError(f"{path}: cannot be read ({err.strerror or err})") from None
+        return _parse_named(str(path), data)
     if "/" in arg or not path.suffix:  # rows typed inline, e.g. HHH/121
         try:
             return parse_board(arg.replace("/", "\n"))
         except BoardFormatError as err:
             raise BoardFormatError(f"inline board {arg!r} (not a file either): {err}") from None
     raise BoardFormatError(f"no such board file: {arg}")
+
+
+def _parse_named(name: str, data: bytes) -> Board:
+    """Board text read from ``name``, refused with its name when it is too long or not UTF-8 text."""
+    if len(data) > MAX_BOARD_BYTES:
+        raise BoardFormatError(f"{name}: more than {MAX_BOARD_BYTES // 2**20} MiB, too long for a board")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise BoardFormatError(f"{name}: not UTF-8 text (byte 0x{data[err.start]:02x} at offset {err.start})") from None
+    try:
+        return parse_board(text)
+    except BoardFormatError as err:
+        raise BoardFormatError(f"{name}: {err}") from None
 
 
 def _numbered_lines(text: str) -> list[tuple[int, str]]:

@@ -29,6 +29,7 @@ from minecheck.play.run import read_config, read_games, replay, win_rates
 from minecheck.report.pages import FindingPage, page_name, render_finding, render_template
 from minecheck.report.plots import interval_plot
 from minecheck.running.registry import get_solver, run_solver
+from minecheck.running.runfolder import write_text
 
 # Published win rates with a safe 3x3 first click, for the plot and the README
 ANCHORS: dict[str, tuple[tuple[str, float], ...]] = {
@@ -115,7 +116,7 @@ def finding_pages(out: Path, findings: list[Finding], shrunk: dict[int, dict], p
                                    decision_results(small, board, timeout), shrunk[n]["stats"])
             else:
                 page = FindingPage(f, n, original)
-            (out / page_name(n)).write_text(render_finding(page))
+            write_text(out / page_name(n), render_finding(page))
             written.add(n)
     return written
 
@@ -208,5 +209,5 @@ def publish_play(out: Path, per_flaw: int = 1, pages_per_flaw: int = 20, pool: E
     html = render_template(
         "play.html.j2", title=f"minecheck play: {config.size}, seed {config.seed}", config=config, table=table,
         plot=plot, anchors=anchors, found=found, replays=replays, margin=f"{float(DECISION_MARGIN):.2f}")
-    (out / "index.html").write_text(html)
+    write_text(out / "index.html", html)
     return out / "index.html"

@@ -37,7 +37,7 @@ from minecheck.play.game import Action, FirstClick, Game, Move, game_seed, parse
 from minecheck.play.player import DEFAULT_TIMEOUT, Player
 from minecheck.play.players import get_player
 from minecheck.play.winrate import WinRate
-from minecheck.running.runfolder import SUMMARY, RunFolder, write_json
+from minecheck.running.runfolder import SUMMARY, RunFolder, Warn, holding, write_json
 from minecheck.running.workqueue import run_tasks
 
 
@@ -221,25 +221,28 @@ class PlayProgress:
 
 
 def run_play(config: PlayConfig, out: Path, games: int, jobs: int | None = None, scheduler: str | None = None,
-             resume: bool = False, on_game: Callable[[GameRecord, PlayProgress], None] | None = None) -> PlayProgress:
-    """Play games 0 .. games-1 with every player, skipping those already played (on resume)."""
+             resume: bool = False, on_game: Callable[[GameRecord, PlayProgress], None] | None = None,
+             overwrite: bool = False, warn: Warn | None = None) -> PlayProgress:
+    """Play games 0 .. games-1 with every player, skipping those already played (on resume), holding the
+    folder's lock (``overwrite``: replace an earlier run's files; ``warn`` hears of lines resume skips)."""
     config.validate()
-    run = folder(out)
-    done = run.prepare(asdict(config), resume, defaults={"first_cell": "centre"}, ignored=("players",),
-                       merged=_with_players)
-    progress = PlayProgress(games=len(done))
-    todo = ((name, i) for i in range(games) for name in config.players if (name, i) not in done)
-    jobs = jobs or os.cpu_count() or 1
+    with holding(out):
+        run = folder(out)
+        done = run.prepare(asdict(config), resume, defaults={"first_cell": "centre"}, ignored=("players",),
+                           merged=_with_players, overwrite=overwrite, warn=warn)
+        progress = PlayProgress(games=len(done))
+        todo = ((name, i) for i in range(games) for name in config.players if (name, i) not in done)
+        jobs = jobs or os.cpu_count() or 1
 
-    def finish(record: GameRecord) -> None:
-        _finish(out, record, progress, on_game)
+        def finish(record: GameRecord) -> None:
+            _finish(out, record, progress, on_game)
 
-    run_tasks(todo, lambda pool, task: pool.submit(play_game, config, *task), finish, _died, jobs, scheduler)
-    rank = {name: i for i, name in enumerate(config.players)}
-    run.settle(lambda g: (g["index"], rank.get(g["player"], len(rank)), g["player"]),
-               lambda f: (f.get("index") or 0, rank.get(f["subject"], len(rank)), f["subject"],
-                          f.get("extra", {}).get("turn", 0)))
-    return progress
+        run_tasks(todo, lambda pool, task: pool.submit(play_game, config, *task), finish, _died, jobs, scheduler)
+        rank = {name: i for i, name in enumerate(config.players)}
+        run.settle(lambda g: (g["index"], rank.get(g["player"], len(rank)), g["player"]),
+                   lambda f: (f.get("index") or 0, rank.get(f["subject"], len(rank)), f["subject"],
+                              f.get("extra", {}).get("turn", 0)))
+        return progress
 
 
 def _died(task: tuple[str, int], why: str) -> GameRecord:

@@ -15,14 +15,17 @@ from fractions import Fraction
 from importlib.metadata import PackageNotFoundError, version
 
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
 
 from minecheck.check.findings import Finding, Kind
 from minecheck.model.answers import SolverResult, Verdict
 from minecheck.model.board import COVERED, FLAG, Board, label
 from minecheck.report.plots import bar_chart, stacked_bars
+from minecheck.report.textview import printable
 
 _ENV = Environment(loader=PackageLoader("minecheck.report", "templates"), autoescape=select_autoescape(["j2", "html"]),
-                   trim_blocks=True, lstrip_blocks=True)
+                   trim_blocks=True, lstrip_blocks=True,
+                   finalize=lambda v: v if isinstance(v, Markup) or not isinstance(v, str) else printable(v))
 
 
 def render_template(name: str, **data) -> str:
@@ -225,7 +228,8 @@ def junit_xml(boards: list[dict], findings: list[Finding]) -> str:
         case = ET.SubElement(suite, "testcase", classname="minecheck.fuzz",
                              name=f"board {b['index']}: {b['generator']}", time=f"{b.get('seconds', 0):.4f}")
         for f in by_index.get(b["index"], []):
-            failure = ET.SubElement(case, "failure", type=f.kind.value,
-                                    message=f"{f.subject} vs {f.reference} ({f.mode.value}): {f.subject_says[:200]}")
-            failure.text = f"{f.subject} says: {f.subject_says}\n{f.reference} says: {f.reference_says}\n\n{f.board}"
+            message = f"{f.subject} vs {f.reference} ({f.mode.value}): {f.subject_says[:200]}"
+            failure = ET.SubElement(case, "failure", type=f.kind.value, message=printable(message))
+            failure.text = printable(f"{f.subject} says: {f.subject_says}\n{f.reference} says: {f.reference_says}"
+                                     f"\n\n{f.board}")
     return ET.tostring(suite, encoding="unicode", xml_declaration=True)

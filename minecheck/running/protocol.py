@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sys
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -62,11 +63,25 @@ def decode_answer(text: str, board: Board, mode: Mode, name: str) -> SolverResul
     if not stripped:
         raise ProtocolError("the answer is empty: expected one JSON object")
     try:
-        data = json.loads(stripped)
+        data = json.loads(stripped, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
         raise ProtocolError(f"the answer is not JSON ({err.msg} at line {err.lineno}, column {err.colno}): "
                             f"{_excerpt(stripped)}") from None
+    except RecursionError:
+        raise ProtocolError("the answer nests arrays or objects deeper than a JSON reader follows (about "
+                            f"{sys.getrecursionlimit()} levels); schema {SCHEMA_VERSION} nests 3") from None
+    except ProtocolError:
+        raise
+    except ValueError as err:  # an integer past Python's limit on digits
+        raise ProtocolError(f"the answer holds a number too long to read ({err}); a count past "
+                            f"{sys.get_int_max_str_digits()} digits is no count of a board's layouts") from None
     return decode_object(data, board, mode, name)
+
+
+def _no_constant(name: str) -> Any:
+    """JSON has no NaN or Infinity (Python's reader takes them): an answer holding one breaks the schema."""
+    raise ProtocolError(f"the answer holds {name}, which is not JSON: a probability is a number in [0, 1] or a "
+                        "fraction string such as \"1/3\"")
 
 
 def decode_object(data: Any, board: Board, mode: Mode, name: str) -> SolverResult:
@@ -77,7 +92,8 @@ def decode_object(data: Any, board: Board, mode: Mode, name: str) -> SolverResul
         row, col = int(item["row"]), int(item["col"])
         where = f"cells[{i}]"
         if row >= board.height or col >= board.width:
-            raise ProtocolError(f"{where}: row {row}, col {col} is off the {board.width}x{board.height} board")
+            raise ProtocolError(f"{where}: row {_short(row)}, col {_short(col)} is off the {board.width}x"
+                                f"{board.height} board")
         cell = board.cell(row, col)
         if not board.is_covered(cell):
             what = "a flag" if board.is_flag(cell) else f"an opened {board.cells[cell]}"
@@ -192,8 +208,10 @@ def _optional(data: dict, key: str, kind: type, minimum: int | None = None) -> b
 
 
 def _counting(value: Any) -> bool:
-    """A whole number >= 0; as in JSON Schema, 2.0 is one."""
-    return _number(value) and float(value).is_integer() and value >= 0
+    """A whole number >= 0; as in JSON Schema, 2.0 is one (an int of any size is compared as an int)."""
+    if isinstance(value, float):
+        return value.is_integer() and value >= 0
+    return _number(value) and value >= 0
 
 
 def _number(value: Any) -> bool:
@@ -215,6 +233,11 @@ def _explain(err) -> str:
     if err.validator == "enum" and err.absolute_path and err.absolute_path[-1] == "verdict":
         return f"{err.instance!r} is not a verdict: \"safe\", \"mine\", \"unknown\" or null"
     return err.message
+
+
+def _short(number: int) -> str:
+    text = str(number)
+    return text if len(text) <= 12 else f"{text[:6]}...({len(text)} digits)"
 
 
 def _excerpt(text: str, limit: int = 120) -> str:

@@ -7,20 +7,34 @@
 
 A task's findings are appended and synced before its result line, so a result line means its
 findings are on disk: a killed run loses at most the tasks in flight.  ``resume`` drops torn lines
-and the findings of tasks without a result line, then runs only the tasks not done.  At the end
-both files are rewritten in task order, so the same run gives the same files on any machine.
+(saying which) and the findings of tasks without a result line, then runs only the tasks not done.
+At the end both files are rewritten in task order, so the same run gives the same files on any
+machine.  Every other file is written whole through a temporary one and a rename, so a kill or a
+full disk leaves the last good file, never an empty one.
+
+One run per folder: a run holds a lock on ``.lock`` while it lives (the kernel drops it when the
+process dies, even by SIGKILL); a second run on the folder is refused, naming the first.  A fresh
+run refuses a folder that holds another run's files, unless told to ``overwrite`` them, so a
+report never shows a page of an earlier run.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 FINDINGS = "findings.jsonl"
 SUMMARY = "summary.json"
+LOCK = ".lock"
+RUN_FILES = ("*.jsonl", "*.json", "*.html", "junit.xml", "*.tmp")  # what a run writes, and overwrite removes
+_HELD: dict[Path, int] = {}  # folder -> the open descriptor holding its lock, for this process's life
+
+Warn = Callable[[str], None]
 
 Key = Callable[[dict], Hashable]  # a JSON line's task: its board index, or (player, game index)
 
@@ -36,39 +50,52 @@ class RunFolder:
     finding_task: Key
 
     def prepare(self, given: dict, resume: bool, defaults: dict | None = None, ignored: Iterable[str] = (),
-                merged: Callable[[dict, dict], dict] | None = None) -> set[Hashable]:
-        """The tasks already done: none for a fresh run (its old files removed), those on disk for a
-        resumed one, whose stored options (``defaults`` under them, ``ignored`` aside) must equal ``given``;
-        ``merged(stored, given)`` is what a resumed run stores (default: the given options)."""
-        self.path.mkdir(parents=True, exist_ok=True)
+                merged: Callable[[dict, dict], dict] | None = None, overwrite: bool = False,
+                warn: Warn | None = None) -> set[Hashable]:
+        """The tasks already done: none for a fresh run, those on disk for a resumed one, whose stored
+        options (``defaults`` under them, ``ignored`` aside) must equal ``given``; ``merged(stored, given)``
+        is what a resumed run stores (default: the given options).  Call it holding the folder's lock."""
+        make_folder(self.path, "--out")
         stored_path = self.path / self.options
         if resume and stored_path.exists():
-            stored = dict(defaults or {}) | json.loads(stored_path.read_text())
+            stored = dict(defaults or {}) | read_json_object(stored_path)
             differ = option_differences(stored, given, ignored)
             if differ:
                 raise ValueError(f"cannot resume: {stored_path} holds another run ({'; '.join(differ)}); "
                                  "resume with the same options or use another --out")
-            done = self._keep_complete()
+            done = self._keep_complete(warn or (lambda _: None))
             write_json(stored_path, merged(stored, given) if merged else given)
             return done
-        for name in (self.results, FINDINGS, SUMMARY):
-            (self.path / name).unlink(missing_ok=True)
+        earlier = run_files(self.path)
+        if earlier and not overwrite:
+            raise ValueError(f"{self.path} holds the files of an earlier run ({', '.join(p.name for p in earlier[:3])}"
+                             f"{', ...' if len(earlier) > 3 else ''}): add --resume to continue it, --overwrite to "
+                             "replace it, or choose another --out")
+        for path in earlier:
+            path.unlink()
         write_json(stored_path, given)
         return set()
 
-    def _keep_complete(self) -> set[Hashable]:
+    def _keep_complete(self, warn: Warn) -> set[Hashable]:
         """Rewrite both files with whole lines only, and only the findings of tasks done: a kill can tear a
         last line, or fall between a task's findings and its result line (the task runs again)."""
-        rows = self.read_results()
+        rows = self.read_results(warn)
         done = {self.result_task(r) for r in rows}
         replace_lines(self.path / self.results, [json.dumps(r) for r in rows])
-        kept = [line for line, row in _json_lines(self.path / FINDINGS) if _task(self.finding_task, row) in done]
+        kept = [line for line, row in _json_lines(self.path / FINDINGS, warn) if _task(self.finding_task, row) in done]
         replace_lines(self.path / FINDINGS, kept)
         return done
 
-    def read_results(self) -> list[dict]:
+    def read_results(self, warn: Warn | None = None) -> list[dict]:
         """Complete result lines (a line torn by a kill, or not naming its task, is dropped)."""
-        return [row for _, row in _json_lines(self.path / self.results) if _task(self.result_task, row) is not None]
+        rows = []
+        for _, row in _json_lines(self.path / self.results, warn):
+            if _task(self.result_task, row) is None:
+                if warn:
+                    warn(f"{self.path / self.results}: a line names no task ({json.dumps(row)[:60]}): skipped")
+                continue
+            rows.append(row)
+        return rows
 
     def record(self, result: dict, findings: Iterable[str]) -> None:
         """Append the task's findings (synced), then its result line."""
@@ -86,9 +113,84 @@ class RunFolder:
         settle(self.path / self.results, result_order)
 
     def earlier_seconds(self) -> float:
-        """Seconds the runs before this one took (summary.json), so a resumed run reports its total."""
-        path = self.path / SUMMARY
-        return json.loads(path.read_text()).get("seconds", 0.0) if path.exists() else 0.0
+        """Seconds the runs before this one took (summary.json), so a resumed run reports its total; a
+        summary that is missing, torn or without them counts as none."""
+        try:
+            seconds = json.loads((self.path / SUMMARY).read_text()).get("seconds", 0.0)
+        except (OSError, ValueError, AttributeError):
+            return 0.0
+        return seconds if isinstance(seconds, int | float) and seconds >= 0 else 0.0
+
+
+def make_folder(path: Path, option: str) -> None:
+    """Make the folder a run writes to, or say plainly why it cannot be (ValueError naming it)."""
+    if path.is_symlink() and not path.exists():
+        raise ValueError(f"{option} {path}: a link to {os.readlink(path)}, which does not exist")
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{option} {path}: a file, not a folder")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise ValueError(f"{option} {path}: cannot make this folder ({err.strerror or err})") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise ValueError(f"{option} {path}: not writable")
+
+
+@contextmanager
+def holding(path: Path, option: str = "--out") -> Iterator[None]:
+    """The folder made and its lock held for the block (a block inside another one of this process
+    holding it already changes nothing); ValueError naming the process that holds it otherwise."""
+    make_folder(path, option)
+    took = path.resolve() not in _HELD
+    if took:
+        lock(path)
+    try:
+        yield
+    finally:
+        if took:
+            release(path)
+
+
+def lock(path: Path) -> None:
+    """Take the folder's lock for this process; ValueError naming the process that holds it already."""
+    path = path.resolve()
+    fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "another process"
+        os.close(fd)
+        raise ValueError(f"--out {path} is in use by another minecheck run (process {holder}); wait for it to end "
+                         "or choose another --out") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    _HELD[path] = fd
+
+
+def release(path: Path) -> None:
+    """Let go of the folder's lock (a run's end does it at exit anyway)."""
+    fd = _HELD.pop(path.resolve(), None)
+    if fd is not None:
+        os.close(fd)
+
+
+def run_files(path: Path) -> list[Path]:
+    """The files a run left in the folder (results, findings, pages, reports), in name order."""
+    found = {p for pattern in RUN_FILES for p in path.glob(pattern) if p.is_file()}
+    return sorted(found)
+
+
+def read_json_object(path: Path) -> dict:
+    """A JSON file that must hold an object: ValueError naming the file and what is wrong otherwise."""
+    try:
+        data = json.loads(path.read_text())
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not text") from None
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{path}: not JSON ({err})") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path}: holds a JSON {type(data).__name__}, not an object")
+    return data
 
 
 def option_differences(stored: dict, given: dict, ignored: Iterable[str] = ()) -> list[str]:
@@ -101,21 +203,38 @@ def option_differences(stored: dict, given: dict, ignored: Iterable[str] = ()) -
 
 def write_json(path: Path, data: object) -> None:
     """Write a JSON file through a temporary one: a kill or a full disk leaves the old file, never half."""
-    replace_lines(path, json.dumps(data, indent=2).splitlines())
+    write_text(path, json.dumps(data, indent=2) + "\n")
 
 
-def _json_lines(path: Path) -> list[tuple[str, dict]]:
-    """Each line of a JSON-lines file that holds a JSON object, with the object."""
+def write_text(path: Path, text: str) -> None:
+    """Write a file whole, through a temporary one and a rename: a kill or a full disk (the OSError
+    still raised) leaves the last good file and no temporary one."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _json_lines(path: Path, warn: Warn | None = None) -> list[tuple[str, dict]]:
+    """Each line of a JSON-lines file that holds a JSON object, with the object; ``warn`` hears of the others."""
     if not path.exists():
         return []
     out = []
-    for line in path.read_text().splitlines():
+    for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
         try:
             row = json.loads(line)
         except json.JSONDecodeError:
-            continue
+            row = None
         if isinstance(row, dict):
             out.append((line, row))
+        elif warn is not None and line.strip():
+            warn(f"{path} line {n} is not a JSON object ({line[:40]!r}): skipped")
     return out
 
 
@@ -132,13 +251,19 @@ def settle(path: Path, key: Callable[[dict], tuple]) -> None:
     if not path.exists():
         return
     lines = [line for line in path.read_text().splitlines() if line.strip()]
-    ordered = sorted(lines, key=lambda line: key(json.loads(line)))
+    ordered = sorted(lines, key=lambda line: _order(key, line))
     if ordered != lines:
         replace_lines(path, ordered)
 
 
 def replace_lines(path: Path, lines: list[str]) -> None:
     """Write the file anew through a temporary one: a kill leaves the old file or the new, never half."""
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text("".join(line + "\n" for line in lines))
-    os.replace(tmp, path)
+    write_text(path, "".join(line + "\n" for line in lines))
+
+
+def _order(key: Callable[[dict], tuple], line: str) -> tuple:
+    """A line's place in task order; a line that names no task goes last, as it stands."""
+    try:
+        return (0, key(json.loads(line)))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return (1,)

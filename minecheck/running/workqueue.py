@@ -25,7 +25,11 @@ def executor(jobs: int, scheduler: str | None) -> Iterator[Executor]:
     if scheduler:
         from distributed import Client
 
-        with Client(scheduler) as client:
+        try:
+            client = Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError, ValueError) as err:
+            raise ValueError(f"--scheduler {scheduler}: cannot reach it ({err})") from None
+        with client:
             yield client.get_executor()
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
