@@ -103,7 +103,6 @@ def format_board(board: Board) -> str:
     return "\n".join(out) + "\n"
 
 
-_INLINE = re.compile(r"^[0-8HFm.x/ ]+$")  # what board text typed inline is made of
 MAX_BOARD_BYTES = 4 * 2**20  # far past any board (a 1000x1000 board is 1 MB): more is not a board
 
 
@@ -122,7 +121,7 @@ def read_board_arg(arg: str) -> Board:
         except OSError as err:
             raise BoardFormatError(f"{path}: cannot be read ({err.strerror or err})") from None
         return _parse_named(str(path), data)
-    if _INLINE.match(arg):  # rows typed inline, e.g. HHH/121 or 3x2x1/HHH/121
+    if ("/" in arg or not path.suffix) and not (path.suffix and path.parent.is_dir()):  # rows typed inline: HHH/121
         try:
             return parse_board(arg.replace("/", "\n"))
         except BoardFormatError as err:

@@ -20,6 +20,7 @@ report never shows a page of an earlier run.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -155,9 +156,12 @@ def lock(path: Path) -> None:
     """Take the folder's lock for this process; ValueError naming the process that holds it already."""
     path = path.resolve()
     fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
+    try:  # a POSIX record lock: held by this process alone, not by the workers and sandboxes it forks
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as err:
+        if err.errno not in (errno.EACCES, errno.EAGAIN):
+            os.close(fd)
+            raise
         holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "another process"
         os.close(fd)
         raise ValueError(f"--out {path} is in use by another minecheck run (process {holder}); wait for it to end "
