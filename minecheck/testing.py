@@ -69,7 +69,7 @@ def assert_agree(solver, board: Board | str, mode: Mode | str | Sequence[Mode | 
         shrunk = None
         if first.kind is not Kind.TIMEOUT:  # a timeout takes the whole budget on every board tried
             shrunk = shrink(first, budget=shrink_seconds, limits=limits, solver=rerun)
-        page = write_page(first, shrunk, board, checks, rerun, references, limits, _folder(pages))
+        page = write_page(first, shrunk, board, checks, rerun, references, limits, pages_folder(pages))
         replay = replay_line(solver, subject, first, shrunk, references, cpu)
         message = failure_message(first, shrunk, findings[1:], replay, page)
     raise AssertionError(message)  # one place, so that hypothesis sees the same failure on every run
@@ -177,7 +177,7 @@ def write_page(finding: Finding, shrunk: Shrunk | None, board: Board, checks, re
         subjects, refs = ([], [who]) if finding.kind is Kind.REFERENCE else ([who], references)
         (again,) = check_board(small, subjects, [finding.mode], refs, limits=limits)
         small_results = again.results
-    page = FindingPage(shown, 0, board, small, original_results, small_results, stats)
+    page = FindingPage(shown, 0, board, small, original_results, small_results, stats, back=None)  # no index here
     folder.mkdir(parents=True, exist_ok=True)
     path = (folder / file_name(shown)).with_suffix(".html")
     path.write_text(render_finding(page), encoding="utf-8")
@@ -213,7 +213,8 @@ def _modes(board: Board, mode, subject: Solver) -> tuple[Mode, ...]:
     return modes
 
 
-def _folder(pages: Path | str | None) -> Path:
+def pages_folder(pages: Path | str | None) -> Path:
+    """Where finding pages go: ``pages``, else $MINECHECK_PAGES, else .minecheck/findings."""
     return Path(pages or os.environ.get(PAGES_VARIABLE) or PAGES)
 
 

@@ -99,6 +99,9 @@ def decision_results(f: Finding, board: Board, timeout: float) -> tuple[SolverRe
     return mine + (exact,)
 
 
+PLAY_INDEX = ("index.html", "play index")
+
+
 def finding_pages(out: Path, findings: list[Finding], shrunk: dict[int, dict], pages_per_flaw: int,
                   timeout: float) -> set[int]:
     """Write the pages of the first findings of each group; the numbers that have a page."""
@@ -112,9 +115,9 @@ def finding_pages(out: Path, findings: list[Finding], shrunk: dict[int, dict], p
                 small = replace(small, extra={**small.extra, "original_board": f.board})
                 board = parse_board(small.board)
                 page = FindingPage(small, n, original, board, decision_results(f, original, timeout),
-                                   decision_results(small, board, timeout), shrunk[n]["stats"])
+                                   decision_results(small, board, timeout), shrunk[n]["stats"], back=PLAY_INDEX)
             else:
-                page = FindingPage(f, n, original)
+                page = FindingPage(f, n, original, back=PLAY_INDEX)
             (out / page_name(n)).write_text(render_finding(page))
             written.add(n)
     return written

@@ -37,6 +37,7 @@ from minecheck.play.game import Action, FirstClick, Game, Move, game_seed, parse
 from minecheck.play.player import DEFAULT_TIMEOUT, Player
 from minecheck.play.players import get_player
 from minecheck.play.winrate import WinRate
+from minecheck.running.registry import require_runnable
 from minecheck.running.runfolder import SUMMARY, RunFolder, write_json
 from minecheck.running.workqueue import run_tasks
 
@@ -56,7 +57,9 @@ class PlayConfig:
         """Bad input is refused before any work: an unknown size, rule or player, or mines that do not fit."""
         rules.check_fits(parse_size(self.size), FirstClick(self.first_click), self.first_cell)
         for name in self.players:
-            get_player(name)
+            player = get_player(name)  # a library not installed: Unavailable, as for any solver
+            if getattr(player, "solver", None) is not None:
+                require_runnable(player.solver)  # a program that is not there
 
 
 @dataclass(frozen=True)

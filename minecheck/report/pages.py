@@ -53,6 +53,7 @@ class FindingPage:
     shrunk_results: tuple[SolverResult, ...] = ()
     stats: dict | None = None
     timings: tuple[tuple[str, float], ...] = ()  # seconds per solver, as recorded by the campaign
+    back: tuple[str, str] | None = ("index.html", "campaign index")  # (href, words) of the page's index, if any
 
 
 @dataclass(frozen=True)
@@ -171,6 +172,7 @@ def render_finding(page: FindingPage) -> str:
     original_text = page.finding.extra.get("original_board", "") if page.shrunk is not None else ""
     return render_template(
         "finding.html.j2", title=f"minecheck: {f.kind.value} {f.subject}", f=f, sections=sections, cells=cells,
+        back=page.back,
         board_text=board_text, board_rows=max(3, board_text.count("\n") + 1), replay=replay_command(f, board_text),
         origin=origin, index=f.index if f.index is not None else "-", stats=stats, timings=timings,
         versions=versions(), original_text=original_text, original_rows=max(3, original_text.count("\n") + 1))
