@@ -121,11 +121,14 @@ def _decide(args: argparse.Namespace) -> int:
     from minecheck.model.boardtext import read_board_arg
     from minecheck.play.decisions import explain, judge
     from minecheck.play.players import get_player
+    from minecheck.running.registry import require_runnable
 
     board = replace(read_board_arg(args.board), truth=None)  # the player never sees the hidden mines
     if board.total_mines is None:
         raise ValueError("a decision is judged in the global mode: give the board its total (a header WxHxM)")
     player = get_player(args.player)
+    if getattr(player, "solver", None) is not None:
+        require_runnable(player.solver)  # a program that is not there: exit 2, as for play
     state = json.loads(args.state) if args.state else player.start(0)
     decision = player.decide(board, state, args.timeout)
     if decision.error:

@@ -34,7 +34,7 @@ from minecheck.model.solver import Solver, require_mode
 from minecheck.report.pages import FindingPage, render_finding, replay_command
 from minecheck.report.textview import findings_text
 from minecheck.running.discovery import UnknownSolver, lookup
-from minecheck.running.registry import FunctionSolver
+from minecheck.running.registry import FunctionSolver, require_runnable
 from minecheck.running.sandbox import Limits
 
 PAGES = Path(".minecheck") / "findings"  # where failure pages go, from the working directory
@@ -79,7 +79,8 @@ def as_solver(solver) -> Solver:
     """The Solver a thing stands for: a Solver as it is, a name through the registry, a class made
     without arguments, a protocol function wrapped (named by its import path when it has one)."""
     if isinstance(solver, str):
-        return named_solver(solver)  # one per name: its sandbox is forked once (minecheck.running.sandbox)
+        return require_runnable(named_solver(solver))  # one per name: its sandbox is forked once; a program
+        # that is not there fails the test at once, with the reason, rather than as a crash on the board
     if isinstance(solver, type):
         solver = solver()
     if isinstance(solver, Solver):

@@ -175,3 +175,12 @@ def test_shrink_help_names_its_options():
     subparsers = next(a for a in _parser()._actions if a.choices and "shrink" in a.choices).choices
     text = subparsers["shrink"].format_help()
     assert all(option in text for option in ("--solvers", "--references", "--mode", "--json", "--budget"))
+
+
+def test_assert_agree_refuses_a_program_that_is_not_there_at_once(author):
+    from minecheck.running.discovery import Unavailable
+    from minecheck.testing import assert_agree
+
+    with pytest.raises(Unavailable, match="no such program: ./nonexist"):
+        assert_agree("cmd:./nonexist", "HHH/121")
+    assert not (author / ".minecheck").exists()  # no finding, no page
