@@ -125,8 +125,7 @@ def finding_pages(out: Path, findings: list[Finding], shrunk: dict[int, dict], p
 
 # -- replays -----------------------------------------------------------------------------------------
 
-def _cell(game: Game, cell: int, acted: dict[int, Action], final: bool) -> dict:
-    board = view(game)
+def _cell(game: Game, board: Board, cell: int, acted: dict[int, Action], final: bool) -> dict:
     value = board.cells[cell]
     title = label(board, cell)
     cls, text = "covered", ""
@@ -148,7 +147,9 @@ def _cell(game: Game, cell: int, acted: dict[int, Action], final: bool) -> dict:
 
 def _grid(game: Game, moves: tuple[Move, ...], caption: str, name: str, final: bool = False) -> dict:
     acted = {m.cell: m.action for m in moves}
-    rows = [[_cell(game, r * game.width + c, acted, final) for c in range(game.width)] for r in range(game.height)]
+    board = view(game)  # once per grid: a view per cell made a 50x50 replay take minutes
+    rows = [[_cell(game, board, r * game.width + c, acted, final) for c in range(game.width)]
+            for r in range(game.height)]
     return {"caption": caption, "width": game.width, "rows": rows, "name": name}
 
 
@@ -166,8 +167,8 @@ def replay_view(config, record: dict, findings: list[Finding]) -> dict:
     bad = {(f.extra.get("turn"), f.cells[0]): f for f in findings
            if f.subject == record["player"] and f.index == record["index"]}
     listed = []
-    for turn, (game, moves) in enumerate(steps[:-1]):
-        b = view(game)
+    b = Board(first.width, first.height, (COVERED,) * (first.width * first.height))  # moves are named by place only
+    for turn, (_, moves) in enumerate(steps[:-1]):
         listed.append({"turn": turn + 1, "moves": [{"text": m.describe(b),
                                                     "bad": bad.get((turn, m.cell)).detail if (turn, m.cell) in bad
                                                     else ""} for m in moves]})
