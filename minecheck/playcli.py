@@ -49,6 +49,8 @@ def add_parsers(sub) -> None:
                            f"{DEFAULT_TIMEOUT:g})")
     play.add_argument("--resume", action="store_true",
                       help="continue the run in --out (more games, or more solvers), skipping games played")
+    play.add_argument("--persistent", action="store_true",
+                      help="run cmd: solvers in persistent mode: started once per worker, one JSON request per line")
     play.add_argument("--no-progress", action="store_true", help="no progress bar (for logs)")
     play.add_argument("--no-report", action="store_true", help="skip the HTML report and the shrinking")
     play.add_argument("--shrink-per-flaw", type=int, default=1,
@@ -86,13 +88,30 @@ def _names(text: str) -> tuple[str, ...]:
     return tuple(n.strip() for n in text.split(",") if n.strip())
 
 
+def _players(names: tuple[str, ...], persistent: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The players as the run names them (``js=cmd:node solver.js`` is ``js``, as in fuzz), and how workers make
+    the solvers among them that are not built in; the articles' players keep their names."""
+    from minecheck.running.discovery import resolve
+
+    shown, definitions = [], []
+    for name in names:
+        if name.partition(":")[0] in player_names():
+            shown.append(name)
+            continue
+        (as_shown,), made = resolve([name], persistent)
+        shown.append(as_shown)
+        definitions += made
+    return tuple(shown), tuple(dict.fromkeys(definitions))
+
+
 def _play(args: argparse.Namespace) -> int:
     from minecheck.play.report import publish_play
     from minecheck.play.run import PlayConfig, run_play, write_summary
     from minecheck.running.workqueue import executor
 
     started = time.perf_counter()
-    config = PlayConfig(args.seed, _names(args.solvers), args.size, args.first_click, args.timeout, args.first_cell)
+    players, definitions = _players(_names(args.solvers), args.persistent)
+    config = PlayConfig(args.seed, players, args.size, args.first_click, args.timeout, args.first_cell, definitions)
     config.validate()  # unknown names, sizes that do not hold their mines: exit 2 before any work
     earlier = _earlier_seconds(args.out) if args.resume else 0.0
     total = args.games * len(config.players)

@@ -28,7 +28,7 @@ from minecheck.play.players import get_player
 from minecheck.play.run import read_config, read_games, replay, win_rates
 from minecheck.report.pages import FindingPage, page_name, render_finding, render_template
 from minecheck.report.plots import interval_plot
-from minecheck.running.registry import get_solver, run_solver
+from minecheck.running.registry import get_solver, remember, run_solver
 
 # Published win rates with a safe 3x3 first click, for the plot and the README
 ANCHORS: dict[str, tuple[tuple[str, float], ...]] = {
@@ -41,7 +41,9 @@ SHRINK_TRIES = 3  # findings of one group shrunk before the report shows a board
 REPLAY_BOARDS = 8  # a lost game's replay draws the boards of its last decisions (all of its moves are listed)
 
 
-def _shrink_one(f: Finding, timeout: float) -> dict:
+def _shrink_one(f: Finding, how: tuple[float, tuple[str, ...]]) -> dict:
+    timeout, definitions = how
+    remember(definitions)  # a pool worker makes the run's own solvers by name
     predicate = still_decides_badly(f, get_player(f.subject), timeout)
     result = shrink(f, timeout=timeout, budget=SHRINK_SECONDS, predicate=predicate)
     return {"key": finding_key(f), "finding": result.finding.to_json(), "stats": asdict(result.stats)}
@@ -63,7 +65,7 @@ def groups(findings: list[Finding]) -> dict[tuple[str, str], list[int]]:
 
 
 def shrink_groups(out: Path, findings: list[Finding], per_flaw: int, timeout: float,
-                  pool: Executor | None = None) -> dict[int, dict]:
+                  pool: Executor | None = None, definitions: tuple[str, ...] = ()) -> dict[int, dict]:
     """Shrunk results for the first ``per_flaw`` findings of each group, by number (cached in shrunk.jsonl).
 
     A group none of whose shrinks got far (each ran to its end and left more than a quarter of the
@@ -74,7 +76,8 @@ def shrink_groups(out: Path, findings: list[Finding], per_flaw: int, timeout: fl
     every = groups(findings)
     chosen = {key: numbers[:per_flaw] for key, numbers in every.items()}
     while True:
-        shrunk = shrink_cached(out, findings, [n for ns in chosen.values() for n in ns], _shrink_one, timeout, pool)
+        shrunk = shrink_cached(out, findings, [n for ns in chosen.values() for n in ns], _shrink_one,
+                               (timeout, definitions), pool)
         stuck = [key for key, ns in chosen.items()
                  if len(ns) < min(SHRINK_TRIES, len(every[key])) and not any(_got_far(shrunk[n]) for n in ns)]
         if not stuck:
@@ -189,10 +192,11 @@ def replay_view(config, record: dict, findings: list[Finding]) -> dict:
 def publish_play(out: Path, per_flaw: int = 1, pages_per_flaw: int = 20, pool: Executor | None = None) -> Path:
     """Shrink representatives, write the findings' pages and index.html (the play page) into the run's directory."""
     config = read_config(out)
+    remember(config.definitions)
     games = read_games(out)
     players = list(json.loads((out / "play.json").read_text())["players"])
     findings = ordered(read_findings(out), players)
-    shrunk = shrink_groups(out, findings, per_flaw, config.timeout, pool)
+    shrunk = shrink_groups(out, findings, per_flaw, config.timeout, pool, config.definitions)
     paged = finding_pages(out, findings, shrunk, pages_per_flaw, config.timeout)
     rates = win_rates(out)
     anchors = ANCHORS.get(config.size, ()) if config.first_click == "safe-3x3" else ()
