@@ -39,6 +39,7 @@ from minecheck.running.sandbox import Limits
 
 PAGES = Path(".minecheck") / "findings"  # where failure pages go, from the working directory
 PAGES_VARIABLE = "MINECHECK_PAGES"
+MINECHECK_FILES = "/minecheck/**"  # hypothesis's glob for every file in a folder named minecheck
 DEFAULT_CPU = 60.0  # CPU seconds per solver call, as `minecheck check --timeout` defaults to
 
 
@@ -52,6 +53,8 @@ def assert_agree(solver, board: Board | str, mode: Mode | str | Sequence[Mode | 
     call.  ``shrink_seconds``: the most time spent shrinking a disagreement.  The failure's page is
     written under ``pages`` (default: $MINECHECK_PAGES, else .minecheck/findings).
     """
+    __tracebackhide__ = True  # pytest shows the test's line, not this function's source
+    _hide_from_hypothesis()
     subject = as_solver(solver)
     board = board if isinstance(board, Board) else _parse(board)
     modes = _modes(board, mode, subject)
@@ -196,6 +199,25 @@ def _hypothesis_is_searching() -> bool:
     from hypothesis.control import current_build_context
 
     return not current_build_context().is_final
+
+
+def _hide_from_hypothesis() -> None:
+    """Keep minecheck's own lines out of hypothesis's "Explanation: these lines were always and only run by
+    failing test cases", which otherwise points into minecheck/check/compare.py rather than at the solver.
+
+    Hypothesis leaves out the locations in ``scrutineer.UNHELPFUL_LOCATIONS`` (pytest's, pluggy's); there
+    is no public way to add one, so this adds minecheck's folder there when hypothesis is loaded, and does
+    nothing when that internal name is gone.
+    """
+    if "hypothesis" not in sys.modules:  # not under @given: nothing to explain
+        return
+    try:
+        from hypothesis.internal import scrutineer
+    except ImportError:
+        return
+    unhelpful = getattr(scrutineer, "UNHELPFUL_LOCATIONS", None)
+    if isinstance(unhelpful, tuple) and MINECHECK_FILES not in unhelpful:
+        scrutineer.UNHELPFUL_LOCATIONS = (*unhelpful, MINECHECK_FILES)
 
 
 def _parse(text: str) -> Board:
