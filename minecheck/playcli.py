@@ -138,7 +138,7 @@ def _play(args: argparse.Namespace) -> int:
 
 def _decide(args: argparse.Namespace) -> int:
     from minecheck.model.boardtext import read_board_arg
-    from minecheck.play.decisions import explain, judge
+    from minecheck.play.decisions import answer_summary, explain, judge, why_move
     from minecheck.play.players import get_player
     from minecheck.running.registry import require_runnable
 
@@ -154,9 +154,11 @@ def _decide(args: argparse.Namespace) -> int:
         print(f"{args.player} failed: {decision.error}")
         return EXIT_FINDINGS
     bad = {b.move: b for b in judge(board, decision.moves)}
+    print(f"{args.player}'s answer on this board: {answer_summary(decision.result)}")
     for move in decision.moves:
         verdict = f"BAD ({bad[move].flaw.value}): {explain(board, bad[move])}" if move in bad else "fine"
         print(f"{move.describe(board)}: {verdict}")
+        print(f"    why: {why_move(board, move, decision.result)}")
     if not decision.moves:
         print(f"no move: {decision.note}")
     return EXIT_FINDINGS if bad else EXIT_OK

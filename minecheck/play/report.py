@@ -12,6 +12,7 @@ table counts them all.
 from __future__ import annotations
 
 import json
+import shlex
 from concurrent.futures import Executor
 from dataclasses import asdict, replace
 from pathlib import Path
@@ -22,11 +23,19 @@ from minecheck.check.shrinkcache import finding_key, shrink_cached
 from minecheck.model.answers import Mode, SolverResult
 from minecheck.model.board import COVERED, FLAG, Board, label
 from minecheck.model.boardtext import parse_board
-from minecheck.play.decisions import DECISION_MARGIN, replay_state, still_decides_badly
+from minecheck.play.decisions import (
+    DECISION_MARGIN,
+    answer_summary,
+    replay_state,
+    still_decides_badly,
+    why_move,
+)
 from minecheck.play.game import Action, Game, Move, view
+from minecheck.play.player import Decision
 from minecheck.play.players import get_player
+from minecheck.play.policy import mode_for
 from minecheck.play.run import read_config, read_games, replay, win_rates
-from minecheck.report.pages import FindingPage, page_name, render_finding, render_template
+from minecheck.report.pages import FindingPage, page_name, render_finding, render_template, replay_command
 from minecheck.report.plots import interval_plot
 from minecheck.running.registry import get_solver, remember, run_solver
 
@@ -93,13 +102,52 @@ def _got_far(result: dict) -> bool:
 
 def decision_results(f: Finding, board: Board, timeout: float) -> tuple[SolverResult, ...]:
     """What the player's solver answered on the finding's board (named as the player) and the exact answer."""
+    return _decided(f, board, timeout)[1]
+
+
+def _decided(f: Finding, board: Board, timeout: float) -> tuple[Decision | None, tuple[SolverResult, ...]]:
+    """The player's decision again on the finding's board, and its solver's answer beside the exact one."""
     seen = replace(board, truth=None)
     if seen.total_mines is None:
-        return ()
+        return None, ()
     decision = get_player(f.subject).decide(seen, replay_state(f), timeout)
     exact = run_solver(get_solver(f.reference), seen, Mode.GLOBAL, timeout)
     mine = () if decision.result is None else (replace(decision.result, solver=f.subject),)
-    return mine + (exact,)
+    return decision, mine + (exact,)
+
+
+def decision_notes(f: Finding, small: Finding | None, decided: Decision | None, board: Board) -> tuple:
+    """The page's account of a decision: the move on the original board and on the shrunk one, why the player
+    made it (its own answer: a blind guess says what left it blind), and what the counter says."""
+    turn = f.extra.get("turn")
+    where = f"game {f.index}" + (f", decision {turn + 1}" if isinstance(turn, int) else "")
+    notes = [("the move in the game", f"{f.subject_says} on the original board ({where})")]
+    if small is not None:
+        notes.append(("on the shrunk board", f"{small.subject_says} (the same flaw; cells are named on the shrunk "
+                                             "board, which a crop may have moved)"))
+    shown = small or f
+    if decided is not None:
+        move = next((m for m in decided.moves if m.describe(board) == shown.subject_says), None)
+        notes.append((f"{f.subject} answered", answer_summary(decided.result)))
+        if move is not None:
+            notes.append(("why it moved so", why_move(board, move, decided.result)))
+    notes.append(("the exact counter says", shown.reference_says))
+    return tuple(notes)
+
+
+def decision_commands(f: Finding, shown: Finding) -> tuple[tuple[str, str], ...]:
+    """Replays beside the page's own: the decision in the game, and the solver's answer on the board shown."""
+    commands = []
+    if shown is not f:
+        commands.append(("The decision on the original board", replay_command(f, f.board)))
+    player = get_player(f.subject)
+    solver = getattr(player, "solver", None)
+    if solver is not None:  # a registry solver under the policy: its answer alone
+        inline = "/".join(line for line in shown.board.splitlines() if line and not line.startswith("#"))
+        commands.append((f"What {f.subject} answers on it",
+                         f"minecheck check {shlex.quote(inline)} --solvers {shlex.quote(f.subject)} "
+                         f"--mode {mode_for(solver).value} --references exact"))
+    return tuple(commands)
 
 
 PLAY_INDEX = ("index.html", "play index")
@@ -113,14 +161,18 @@ def finding_pages(out: Path, findings: list[Finding], shrunk: dict[int, dict], p
         for n in numbers[:pages_per_flaw]:
             f = findings[n]
             original = parse_board(f.board)
+            in_game, original_results = _decided(f, original, timeout)
             if n in shrunk:
                 small = Finding.from_json(shrunk[n]["finding"])
                 small = replace(small, extra={**small.extra, "original_board": f.board})
                 board = parse_board(small.board)
-                page = FindingPage(small, n, original, board, decision_results(f, original, timeout),
-                                   decision_results(small, board, timeout), shrunk[n]["stats"], back=PLAY_INDEX)
+                decided, small_results = _decided(small, board, timeout)
+                page = FindingPage(small, n, original, board, original_results, small_results, shrunk[n]["stats"],
+                                   back=PLAY_INDEX, notes=decision_notes(f, small, decided, board),
+                                   commands=decision_commands(f, small))
             else:
-                page = FindingPage(f, n, original, back=PLAY_INDEX)
+                page = FindingPage(f, n, original, None, original_results, back=PLAY_INDEX,
+                                   notes=decision_notes(f, None, in_game, original), commands=decision_commands(f, f))
             (out / page_name(n)).write_text(render_finding(page))
             written.add(n)
     return written
@@ -207,7 +259,8 @@ def publish_play(out: Path, per_flaw: int = 1, pages_per_flaw: int = 20, pool: E
               "check": 100 * r.check_share, "errors": r.errors, "findings": r.decision_findings} for r in rates]
     found = []
     for (player, flaw), numbers in groups(findings).items():
-        small = [Finding.from_json(shrunk[n]["finding"]).board
+        small = [{"text": Finding.from_json(shrunk[n]["finding"]).board, "label": n,
+                  "href": page_name(n) if n in paged else None}
                  for n in sorted((n for n in numbers if n in shrunk), key=lambda n: shrunk[n]["stats"]["cells_after"])]
         found.append({"player": player, "flaw": flaw, "count": len(numbers), "boards": small,
                       "links": [{"href": page_name(n), "label": n} for n in numbers if n in paged],
