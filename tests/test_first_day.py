@@ -184,3 +184,10 @@ def test_assert_agree_refuses_a_program_that_is_not_there_at_once(author):
     with pytest.raises(Unavailable, match="no such program: ./nonexist"):
         assert_agree("cmd:./nonexist", "HHH/121")
     assert not (author / ".minecheck").exists()  # no finding, no page
+
+
+def test_a_solver_module_that_fails_to_import_exits_2_naming_the_line(author, capsys):
+    (author / "broken.py").write_text("def solve(board_text, mode):\n    return {'schema': 1, 'cells': [}\n")
+    code, out, err = run(capsys, "check", "H1H", "--solvers", "broken:solve")
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert "importing broken:solve raised SyntaxError" in err and "line 2" in err

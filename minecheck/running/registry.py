@@ -57,6 +57,10 @@ def build(definition: Definition) -> Solver:
                    f"provides it (pip install -e PATH); looked in {folder} and the installed packages")
         raise Unavailable(f"{definition.name}: cannot import {definition.target} ({type(err).__name__}: {err}); "
                           f"found in {definition.origin}", fix) from None
+    except Exception as err:  # noqa: BLE001 - the module itself fails (a syntax error, an error at import)
+        raise Unavailable(f"{definition.name}: importing {definition.target} raised {type(err).__name__}: "
+                          f"{err}", "fix the module, then try again (python -c 'import "
+                          f"{module_name}' shows the whole traceback)") from None
     try:
         solver = _instance(thing, definition)
     except SolverUnavailable as err:
