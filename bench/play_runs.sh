@@ -1,7 +1,7 @@
 #!/bin/sh
-# The play runs behind the README's win-rate tables (hours on 2 cores; every step resumes, so run it
+# The play runs behind the win-rate tables of docs/play.md (hours on 2 cores; every step resumes, so run it
 # again after a kill, or raise a --games to extend a run).  Then:
-#   python bench/play_table.py --write   (fixtures/play and the README tables)
+#   python bench/play_table.py --write   (fixtures/play and the tables in docs/play.md)
 cd "$(dirname "$0")/.." || exit 2
 run() {  # players, games, size, output suffix, extra options; exit 1 (bad decisions found) goes on, 2 stops
   minecheck play --solvers "$1" --games "$2" --size "$3" --seed 1 --jobs 2 --out "reports/play-$3$4" \

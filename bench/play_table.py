@@ -1,11 +1,11 @@
-"""The README's win-rate table, from the summary.json of play runs (one run per size).
+"""The win-rate tables of docs/play.md, from the summary.json of play runs (one run per size).
 
     python bench/play_table.py reports/play-beginner reports/play-intermediate reports/play-expert
     python bench/play_table.py fixtures/play/beginner.json fixtures/play/intermediate.json fixtures/play/expert.json
 
-    python bench/play_table.py --write   # reports/play-* -> fixtures/play and the README's two tables
+    python bench/play_table.py --write   # reports/play-* -> fixtures/play and the two tables in docs/play.md
 
-(a run's directory or its summary.json; fixtures/play holds the summaries behind the README).
+(a run's directory or its summary.json; fixtures/play holds the summaries behind the tables).
 Each cell: wins/games = rate (Wilson's 95% interval); a solver a run did not play shows "-".
 """
 
@@ -36,16 +36,17 @@ def table(runs: list[dict]) -> str:
 
 
 ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "docs" / "play.md"  # the page that holds both tables
 TABLES = {"<!-- play:centre -->": ("beginner", "intermediate", "expert"),
           "<!-- play:corner -->": ("beginner-3-3", "intermediate-3-3", "expert-3-3")}
 END = "<!-- play:end -->"
 
 
 def write() -> None:
-    """Refresh each run's summary, keep it in fixtures/play, and put both tables in the README."""
+    """Refresh each run's summary, keep it in fixtures/play, and put both tables in docs/play.md."""
     from minecheck.play.run import write_summary
 
-    readme = (ROOT / "README.md").read_text()
+    readme = PAGE.read_text()
     for marker, names in TABLES.items():
         runs = []
         for name in names:
@@ -55,7 +56,7 @@ def write() -> None:
             runs.append(json.loads((run / "summary.json").read_text()))
         start = readme.index(marker) + len(marker)
         readme = readme[:start] + "\n" + table(runs) + "\n" + readme[readme.index(END, start):]
-    (ROOT / "README.md").write_text(readme)
+    PAGE.write_text(readme)
 
 
 def main(argv: list[str]) -> None:

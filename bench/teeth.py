@@ -1,7 +1,7 @@
 """Proof of teeth: each seed defect alone, its first board in a fixed-seed campaign, shrunk (minecheck.campaigns.teeth).
 
     python bench/teeth.py                 # print the table (and the JSON rows as they come)
-    python bench/teeth.py --write         # also write fixtures/teeth.json and the README's table
+    python bench/teeth.py --write         # also write fixtures/teeth.json and the table in docs/teeth.md
     python bench/teeth.py --only NAME ... # just these defects (printed, never written)
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 from minecheck.campaigns.teeth import BUDGET, SEED, all_teeth, render_table, to_json, with_table
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURE, README = ROOT / "fixtures" / "teeth.json", ROOT / "README.md"
+FIXTURE, README = ROOT / "fixtures" / "teeth.json", ROOT / "docs" / "teeth.md"  # README: the page with the table
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=SEED)
     parser.add_argument("--budget", type=int, default=BUDGET)
     parser.add_argument("--only", nargs="*", default=())
-    parser.add_argument("--write", action="store_true", help="write fixtures/teeth.json and the README table")
+    parser.add_argument("--write", action="store_true", help="write fixtures/teeth.json and the table in docs/teeth.md")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     teeth = []

@@ -1,4 +1,8 @@
-"""The ``minecheck`` command line: exit 0 when all agree, 1 when there are findings, 2 on bad input."""
+"""The minecheck command line.
+
+Exit codes: 0 when everything agrees, 1 when there are findings, 2 on bad input (a board that does not
+parse, an unknown name, a solver that cannot run here), before any work starts.
+"""
 
 from __future__ import annotations
 
@@ -9,24 +13,46 @@ import sys
 import time
 from pathlib import Path
 
+from minecheck.boards.generators import GENERATORS, LEVELS
 from minecheck.check.findings import REGRESSIONS
 from minecheck.model.answers import Mode
 from minecheck.model.boardtext import BoardFormatError, read_board_arg
 from minecheck.options import count, positive, seconds
 from minecheck.playcli import add_parsers as add_play_parsers
 from minecheck.report.textview import printable
-from minecheck.running.discovery import FIXED_VARIANTS, LP_SOLVER_NAMES, SEED_VARIANTS, UnknownSolver, resolve
-from minecheck.running.registry import REFERENCES, remember
+from minecheck.running.discovery import (
+    FIXED_VARIANTS,
+    LP_SOLVER_NAMES,
+    SEED_VARIANTS,
+    UnknownSolver,
+    resolve,
+    suggest,
+)
+from minecheck.running.registry import REFERENCES, remember, require_runnable
 from minecheck.running.runfolder import SUMMARY, holding, write_json, write_text
 from minecheck.running.sandbox import DEFAULT_MEMORY_MIB, Limits
 
 # Each command imports what it uses when it runs (jinja2, rich, numpy, CBC, dask are heavy), so that
 # `minecheck check` on a small board starts in a blink.
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+DESCRIPTION = "Checks Minesweeper solvers against exact references, shrinks each disagreement to a small board."
+EPILOG = """exit codes: 0 everything agrees, 1 findings, 2 bad input (before any work), 3 minecheck's own fault
+
+examples:
+  minecheck check 3x2/HHH/121 --solvers mypkg.mysolver:solve
+  minecheck shrink big.mine --solvers mypkg.mysolver:solve
+  minecheck fuzz --seed 1 --boards 40 --solvers 'js=cmd:node solver.js' --out reports/js
+  minecheck play --solvers exact --games 20 --seed 1 --out reports/play
+
+"minecheck COMMAND --help" tells more; the README and docs/ tell the rest."""
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:  # a bare `minecheck`: what it can do, rather than "required: COMMAND"
+        parser.print_help()
+        return EXIT_OK
     args = parser.parse_args(argv)
     try:
         return args.run(args)
@@ -58,10 +84,46 @@ def _quiet_stdout() -> None:
         pass
 
 
+class _Version(argparse.Action):
+    """--version, looked up only when asked (importlib.metadata reads every installed package)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS, help=None):
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"minecheck {version()} (Python {sys.version.split()[0]})")
+        parser.exit()
+
+
+def version() -> str:
+    import minecheck
+
+    return minecheck.__version__
+
+
+def generator_forms() -> str:
+    """Every value --generator takes, as the help and the error for an unknown one both list them."""
+    forms = ["mix (the default blend)"]
+    for name in GENERATORS:
+        forms += [f"play:{level}" for level in LEVELS] if name == "play" else [name]
+    return ", ".join(forms)
+
+
+def check_generator(generator: str) -> None:
+    """An unknown --generator is bad input, with every known one and the nearest."""
+    name, _, level = generator.partition(":")
+    if generator == "mix" or (name in GENERATORS and (name != "play" or level in LEVELS or not level)):
+        return
+    known = ["mix", *GENERATORS, *(f"play:{lv}" for lv in LEVELS)]
+    raise ValueError(f"unknown generator {generator!r}{suggest(generator, known)}; known: {generator_forms()}")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="minecheck", description=__doc__)
-    sub = parser.add_subparsers(required=True, metavar="COMMAND")
-    check = sub.add_parser("check", help="answer a board with the chosen solvers")
+    parser = argparse.ArgumentParser(prog="minecheck", description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action=_Version, help="print minecheck's version and exit")
+    sub = parser.add_subparsers(required=True, metavar="COMMAND", title="commands")
+    check = sub.add_parser("check", help="answer a board with the chosen solvers and compare them")
     check.add_argument("board", help="a board file, '-' for stdin, or rows joined by '/' (e.g. HHH/121)")
     check.add_argument("--mode", choices=[m.value for m in Mode],
                        help="local: digits only; global: with the total (default: global when the board has M)")
@@ -77,6 +139,24 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print JSON keyed by solver name, plus findings")
     check.set_defaults(run=_check)
 
+    shrink = sub.add_parser("shrink", help="shrink every disagreement on a board of your own to a small board")
+    shrink.add_argument("board", help="a board file, '-' for stdin, or rows joined by '/' (e.g. HHH/121)")
+    shrink.add_argument("--solvers", required=True, help="the solver(s) under test, comma-separated")
+    shrink.add_argument("--references", default="exact", help="references to compare with (default: exact)")
+    shrink.add_argument("--mode", choices=[m.value for m in Mode],
+                        help="local or global (default: every mode the board allows and the solver answers)")
+    shrink.add_argument("--timeout", type=seconds, default=10.0,
+                        help="CPU seconds per solver call while shrinking (default 10)")
+    shrink.add_argument("--budget", type=seconds, default=120.0, metavar="SECONDS",
+                        help="CPU seconds spent shrinking each disagreement at most (default 120)")
+    shrink.add_argument("--persistent", action="store_true",
+                        help="run cmd: solvers in persistent mode: started once, one JSON request per line")
+    shrink.add_argument("--pages", type=Path, default=None, metavar="DIR",
+                        help="where the findings' HTML pages go (default: $MINECHECK_PAGES, else .minecheck/findings)")
+    shrink.add_argument("--json", action="store_true",
+                        help="print one JSON object per finding, its shrunk board text under \"board\"")
+    shrink.set_defaults(run=_shrink)
+
     fuzz = sub.add_parser("fuzz", help="cross-check many seeded boards; findings and a report in --out")
     fuzz.add_argument("--seed", type=int, required=True, help="the campaign seed: board i is made from (seed, i)")
     budget = fuzz.add_mutually_exclusive_group(required=True)
@@ -89,8 +169,7 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--solvers", default=",".join(SEED_VARIANTS + FIXED_VARIANTS),
                       help="solvers under test (default: every seed and fixed variant)")
     fuzz.add_argument("--references", default=",".join(REFERENCES), help="references beside them")
-    fuzz.add_argument("--generator", default="mix",
-                      help="mix (default), reveal, stress, play:beginner, play:intermediate or play:expert")
+    fuzz.add_argument("--generator", default="mix", help=f"the boards: {generator_forms()}")
     fuzz.add_argument("--timeout", type=seconds, default=10.0,
                       help="CPU seconds per solver per board before it is stopped (default 10): CPU time, not "
                            "wall-clock, so a busy machine stops the same solvers as a quiet one")
@@ -145,6 +224,7 @@ def _check(args: argparse.Namespace) -> int:
         raise ValueError("--mode global needs the total mine count: give the board a header WxHxM")
     subjects, references, definitions = _resolve(args)
     remember(definitions)
+    _ready(subjects + references)
     for name in subjects + references:
         if name in LP_SOLVER_NAMES:
             continue  # checked on the board's LP relaxations, in any mode
@@ -171,20 +251,80 @@ def _check(args: argparse.Namespace) -> int:
     return code
 
 
+def _shrink(args: argparse.Namespace) -> int:
+    """Check a board of one's own, shrink every disagreement on it, print the shrunk boards, write their pages."""
+    from minecheck.check.crosscheck import check_board, modes_for, solver
+    from minecheck.check.findings import Kind
+    from minecheck.check.shrink import has_board, shrink
+    from minecheck.model.boardtext import format_board
+    from minecheck.report.pages import replay_command
+    from minecheck.report.textview import findings_text
+    from minecheck.testing import pages_folder, write_page
+
+    board = read_board_arg(args.board)
+    subjects, references, definitions = _resolve(args)
+    remember(definitions)
+    _ready(subjects + references)
+    if args.mode:
+        modes = [Mode(args.mode)]
+        if modes[0] is Mode.GLOBAL and board.total_mines is None:
+            raise ValueError("--mode global needs the total mine count: give the board a header WxHxM")
+    else:
+        answered = set.intersection(*(set(solver(n).modes) for n in subjects if n not in LP_SOLVER_NAMES)) \
+            if any(n not in LP_SOLVER_NAMES for n in subjects) else set(Mode)
+        modes = [m for m in modes_for(board) if m in answered]
+        if not modes:
+            raise ValueError(f"{', '.join(subjects)} answer(s) no mode this board allows (a board without a total "
+                             "allows the local mode only)")
+    limits = Limits(cpu=args.timeout, memory_mib=DEFAULT_MEMORY_MIB)
+    checks = check_board(board, subjects, modes, references, limits=limits)
+    findings = [f for c in checks for f in c.findings]
+    if not findings:
+        print(f"all agree on this {board.width}x{board.height} board in the {' and '.join(m.value for m in modes)} "
+              "mode: nothing to shrink")
+        return EXIT_OK
+    folder = args.pages or pages_folder(None)
+    for number, finding in enumerate(findings, 1):
+        shrunk = None
+        if finding.kind is not Kind.TIMEOUT and has_board(finding):
+            shrunk = shrink(finding, timeout=args.timeout, budget=args.budget, limits=limits)
+        page = write_page(finding, shrunk, board, checks, None, references, limits, folder)
+        shown = shrunk.finding if shrunk else finding
+        small = shrunk.board if shrunk else board
+        if args.json:
+            data = json.loads(shown.to_json()) | {"original_board": finding.board, "page": str(page)}
+            if shrunk:
+                data["shrink"] = {"calls": shrunk.stats.calls, "cells_before": shrunk.stats.cells_before,
+                                  "cells_after": shrunk.stats.cells_after, "cut_short": shrunk.stats.cut_short}
+            print(json.dumps(data, sort_keys=True), flush=True)
+            continue
+        if shrunk is None:
+            how = "not shrunk (a timeout takes its whole budget on every board tried)"
+        else:
+            st = shrunk.stats
+            how = (f"{st.cells_before} cells shrunk to {st.cells_after} in {st.calls} checks"
+                   + (", cut short by --budget" if st.cut_short else ""))
+        print(f"finding {number} of {len(findings)}: {how}")
+        print(findings_text(small, [shown]).split("\n", 1)[1])
+        print("\n".join("    " + row for row in format_board(small).splitlines()))
+        print(f"    replay: {replay_command(shown, format_board(small))}"
+              + (f" --references {','.join(references)}" if shown.kind is not Kind.REFERENCE else ""))
+        print(f"    page:   {page}\n", flush=True)
+    return EXIT_FINDINGS
+
+
 def _fuzz(args: argparse.Namespace) -> int:
     from minecheck.campaigns.baseline import load as load_baseline
     from minecheck.campaigns.fuzz import Config, board_recipe
-    from minecheck.check.crosscheck import solver
 
     started = time.perf_counter()
     subjects, references, definitions = _resolve(args)
     config = Config(args.seed, tuple(subjects), tuple(references), args.generator, args.timeout, args.memory,
                     definitions=definitions)
     remember(definitions)
-    for name in config.subjects + config.references:
-        if name not in LP_SOLVER_NAMES:
-            solver(name)  # an unknown name is bad input before any work starts
-    board_recipe(config, 0)  # so is an unknown generator
+    _ready(config.subjects + config.references)  # an unknown name, or a solver that cannot run: before any work
+    check_generator(args.generator)  # so is an unknown generator
+    board_recipe(config, 0)
     known = load_baseline(args.baseline) if args.baseline else None  # and so is a bad baseline file
     with holding(args.out):  # one run per folder, from the first file written to the last page of the report
         return _fuzz_in(args, config, known, started)
@@ -246,32 +386,39 @@ def _baseline(args: argparse.Namespace) -> int:
 
 
 def _solvers(args: argparse.Namespace) -> int:
-    """Every solver by name: where it comes from, what it answers, its modes (or why it cannot be made)."""
-    from minecheck.running.discovery import named
+    """Every solver by name: what it answers and its modes, or why it cannot run here; where it comes from."""
+    from minecheck.running.discovery import Unavailable, named
     from minecheck.running.registry import build
 
     rows = []
     for name, definition in named().items():
-        row = {"name": name, "origin": definition.origin, "target": definition.target}
+        row = {"name": name, "origin": definition.origin, "target": definition.target, "available": True}
         try:
-            made = build(definition)
+            made = require_runnable(build(definition))
             row |= {"answers": sorted(a.value for a in made.answers), "modes": sorted(m.value for m in made.modes)}
             if getattr(made, "runs_own_process", False):
                 row["persistent"] = definition.persistent
+        except Unavailable as err:
+            row |= {"available": False, "error": err.message, "fix": err.fix}
         except UnknownSolver as err:
-            row["error"] = str(err)
+            row |= {"available": False, "error": str(err)}
         rows.append(row)
     rows += [{"name": n, "origin": "built-in", "target": "checked on LP relaxations and random LPs against cbc",
-              "answers": ["lp"], "modes": ["local"]} for n in LP_SOLVER_NAMES]
+              "available": True, "answers": ["lp"], "modes": ["local"]} for n in LP_SOLVER_NAMES]
     if args.json:
         print(json.dumps(rows, indent=2))
         return EXIT_OK
     width = max(len(r["name"]) for r in rows)
-    for r in rows:
-        what = r.get("error") or f"{', '.join(r['answers'])}; modes {', '.join(r['modes'])}"
-        print(f"{r['name']:<{width}}  {r['origin']:<28} {what}")
+    pad = " " * (width + 2)
+    for r in rows:  # the name, then what it answers or why it cannot run; where it comes from below, when not built in
+        if r["available"]:
+            print(f"{r['name']:<{width}}  {', '.join(r['answers'])}; modes {', '.join(r['modes'])}")
+        else:
+            print(f"{r['name']:<{width}}  UNAVAILABLE: {r['error']}")
+            if r.get("fix"):
+                print(f"{pad}to fix: {r['fix']}")
         if r["origin"] != "built-in":
-            print(f"{'':<{width}}  {'':<28} {r['target']}" + (" (persistent)" if r.get("persistent") else ""))
+            print(f"{pad}{r['origin']}: {r['target']}" + (" (persistent)" if r.get("persistent") else ""))
     print("\nAlso: an import path (pkg.module:Thing), cmd:COMMAND (a program speaking the protocol), NAME=either.")
     return EXIT_OK
 
@@ -298,6 +445,16 @@ def _resolve(args: argparse.Namespace) -> tuple[list[str], list[str], tuple[str,
     subjects, own = names(args.solvers)
     references, theirs = names(args.references)
     return subjects, references, own + theirs
+
+
+def _ready(names) -> None:
+    """Make every named solver once, before any work: an unknown name, a library not installed or a program
+    that is not there is bad input (exit 2) with the reason and the fix, not a finding on every board."""
+    from minecheck.check.crosscheck import solver
+
+    for name in names:
+        if name not in LP_SOLVER_NAMES:
+            require_runnable(solver(name))
 
 
 def _names(text: str) -> list[str]:

@@ -55,6 +55,8 @@ def add_parsers(sub) -> None:
                       help="continue the run in --out (more games, or more solvers), skipping games played")
     play.add_argument("--overwrite", action="store_true",
                       help="replace the earlier run whose files are in --out (without it, such a folder is refused)")
+    play.add_argument("--persistent", action="store_true",
+                      help="run cmd: solvers in persistent mode: started once per worker, one JSON request per line")
     play.add_argument("--no-progress", action="store_true", help="no progress bar (for logs)")
     play.add_argument("--no-report", action="store_true", help="skip the HTML report and the shrinking")
     play.add_argument("--shrink-per-flaw", type=count, default=1,
@@ -92,11 +94,28 @@ def _names(text: str) -> tuple[str, ...]:
     return tuple(n.strip() for n in text.split(",") if n.strip())
 
 
+def _players(names: tuple[str, ...], persistent: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The players as the run names them (``js=cmd:node solver.js`` is ``js``, as in fuzz), and how workers make
+    the solvers among them that are not built in; the articles' players keep their names."""
+    from minecheck.running.discovery import resolve
+
+    shown, definitions = [], []
+    for name in names:
+        if name.partition(":")[0] in player_names():
+            shown.append(name)
+            continue
+        (as_shown,), made = resolve([name], persistent)
+        shown.append(as_shown)
+        definitions += made
+    return tuple(shown), tuple(dict.fromkeys(definitions))
+
+
 def _play(args: argparse.Namespace) -> int:
     from minecheck.play.run import PlayConfig
 
     started = time.perf_counter()
-    config = PlayConfig(args.seed, _names(args.solvers), args.size, args.first_click, args.timeout, args.first_cell)
+    players, definitions = _players(_names(args.solvers), args.persistent)
+    config = PlayConfig(args.seed, players, args.size, args.first_click, args.timeout, args.first_cell, definitions)
     config.validate()  # unknown names, sizes that do not hold their mines: exit 2 before any work
     with holding(args.out):  # one run per folder, from the first game to the last page of the report
         return _play_in(args, config, started)
@@ -133,22 +152,27 @@ def _play_in(args: argparse.Namespace, config, started: float) -> int:
 
 def _decide(args: argparse.Namespace) -> int:
     from minecheck.model.boardtext import read_board_arg
-    from minecheck.play.decisions import explain, judge
+    from minecheck.play.decisions import answer_summary, explain, judge, why_move
     from minecheck.play.players import get_player
+    from minecheck.running.registry import require_runnable
 
     board = replace(read_board_arg(args.board), truth=None)  # the player never sees the hidden mines
     if board.total_mines is None:
         raise ValueError("a decision is judged in the global mode: give the board its total (a header WxHxM)")
     player = get_player(args.player)
+    if getattr(player, "solver", None) is not None:
+        require_runnable(player.solver)  # a program that is not there: exit 2, as for play
     state = json.loads(args.state) if args.state else player.start(0)
     decision = player.decide(board, state, args.timeout)
     if decision.error:
         print(f"{args.player} failed: {decision.error}")
         return EXIT_FINDINGS
     bad = {b.move: b for b in judge(board, decision.moves)}
+    print(f"{args.player}'s answer on this board: {answer_summary(decision.result)}")
     for move in decision.moves:
         verdict = f"BAD ({bad[move].flaw.value}): {explain(board, bad[move])}" if move in bad else "fine"
         print(f"{move.describe(board)}: {verdict}")
+        print(f"    why: {why_move(board, move, decision.result)}")
     if not decision.moves:
         print(f"no move: {decision.note}")
     return EXIT_FINDINGS if bad else EXIT_OK

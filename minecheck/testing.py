@@ -34,12 +34,13 @@ from minecheck.model.solver import Solver, require_mode
 from minecheck.report.pages import FindingPage, render_finding, replay_command
 from minecheck.report.textview import findings_text
 from minecheck.running.discovery import UnknownSolver, lookup
-from minecheck.running.registry import FunctionSolver
+from minecheck.running.registry import FunctionSolver, require_runnable
 from minecheck.running.runfolder import write_text
 from minecheck.running.sandbox import Limits
 
 PAGES = Path(".minecheck") / "findings"  # where failure pages go, from the working directory
 PAGES_VARIABLE = "MINECHECK_PAGES"
+MINECHECK_FILES = "/minecheck/**"  # hypothesis's glob for every file in a folder named minecheck
 DEFAULT_CPU = 60.0  # CPU seconds per solver call, as `minecheck check --timeout` defaults to
 
 
@@ -53,6 +54,8 @@ def assert_agree(solver, board: Board | str, mode: Mode | str | Sequence[Mode | 
     call.  ``shrink_seconds``: the most time spent shrinking a disagreement.  The failure's page is
     written under ``pages`` (default: $MINECHECK_PAGES, else .minecheck/findings).
     """
+    __tracebackhide__ = True  # pytest shows the test's line, not this function's source
+    _hide_from_hypothesis()
     subject = as_solver(solver)
     board = board if isinstance(board, Board) else _parse(board)
     modes = _modes(board, mode, subject)
@@ -70,7 +73,7 @@ def assert_agree(solver, board: Board | str, mode: Mode | str | Sequence[Mode | 
         shrunk = None
         if first.kind is not Kind.TIMEOUT:  # a timeout takes the whole budget on every board tried
             shrunk = shrink(first, budget=shrink_seconds, limits=limits, solver=rerun)
-        page = write_page(first, shrunk, board, checks, rerun, references, limits, _folder(pages))
+        page = write_page(first, shrunk, board, checks, rerun, references, limits, pages_folder(pages))
         replay = replay_line(solver, subject, first, shrunk, references, cpu)
         message = failure_message(first, shrunk, findings[1:], replay, page)
     raise AssertionError(message)  # one place, so that hypothesis sees the same failure on every run
@@ -80,7 +83,8 @@ def as_solver(solver) -> Solver:
     """The Solver a thing stands for: a Solver as it is, a name through the registry, a class made
     without arguments, a protocol function wrapped (named by its import path when it has one)."""
     if isinstance(solver, str):
-        return named_solver(solver)  # one per name: its sandbox is forked once (minecheck.running.sandbox)
+        return require_runnable(named_solver(solver))  # one per name: its sandbox is forked once; a program
+        # that is not there fails the test at once, with the reason, rather than as a crash on the board
     if isinstance(solver, type):
         solver = solver()
     if isinstance(solver, Solver):
@@ -178,7 +182,7 @@ def write_page(finding: Finding, shrunk: Shrunk | None, board: Board, checks, re
         subjects, refs = ([], [who]) if finding.kind is Kind.REFERENCE else ([who], references)
         (again,) = check_board(small, subjects, [finding.mode], refs, limits=limits)
         small_results = again.results
-    page = FindingPage(shown, 0, board, small, original_results, small_results, stats)
+    page = FindingPage(shown, 0, board, small, original_results, small_results, stats, back=None)  # no index here
     folder.mkdir(parents=True, exist_ok=True)
     path = (folder / file_name(shown)).with_suffix(".html")
     write_text(path, render_finding(page))
@@ -198,6 +202,25 @@ def _hypothesis_is_searching() -> bool:
     return not current_build_context().is_final
 
 
+def _hide_from_hypothesis() -> None:
+    """Keep minecheck's own lines out of hypothesis's "Explanation: these lines were always and only run by
+    failing test cases", which otherwise points into minecheck/check/compare.py rather than at the solver.
+
+    Hypothesis leaves out the locations in ``scrutineer.UNHELPFUL_LOCATIONS`` (pytest's, pluggy's); there
+    is no public way to add one, so this adds minecheck's folder there when hypothesis is loaded, and does
+    nothing when that internal name is gone.
+    """
+    if "hypothesis" not in sys.modules:  # not under @given: nothing to explain
+        return
+    try:
+        from hypothesis.internal import scrutineer
+    except ImportError:
+        return
+    unhelpful = getattr(scrutineer, "UNHELPFUL_LOCATIONS", None)
+    if isinstance(unhelpful, tuple) and MINECHECK_FILES not in unhelpful:
+        scrutineer.UNHELPFUL_LOCATIONS = (*unhelpful, MINECHECK_FILES)
+
+
 def _parse(text: str) -> Board:
     return parse_board(text if "\n" in text else text.replace("/", "\n"))
 
@@ -214,7 +237,8 @@ def _modes(board: Board, mode, subject: Solver) -> tuple[Mode, ...]:
     return modes
 
 
-def _folder(pages: Path | str | None) -> Path:
+def pages_folder(pages: Path | str | None) -> Path:
+    """Where finding pages go: ``pages``, else $MINECHECK_PAGES, else .minecheck/findings."""
     return Path(pages or os.environ.get(PAGES_VARIABLE) or PAGES)
 
 

@@ -124,9 +124,9 @@ def test_rendered_grids_keep_every_cell_of_both_boards(shown):
     dom = shown["verdict"].dom
     shrunk, original = (parse_board(text) for text in dom.textareas)
     sizes = {g.name: (g.width, len(g.cells)) for g in dom.grids}
-    assert sizes == {f"shrunk-{i}": (shrunk.width, shrunk.size) for i in range(3)} | \
-        {f"original-{i}": (original.width, original.size) for i in range(3)}
-    assert {g.name for g in dom.grids if g.bad} == {"shrunk-0", "shrunk-1", "shrunk-2"}
+    assert sizes == {f"shrunk-{i}": (shrunk.width, shrunk.size) for i in (1, 2)} | \
+        {f"original-{i}": (original.width, original.size) for i in (1, 2)}
+    assert {g.name for g in dom.grids if g.bad} == {"shrunk-1", "shrunk-2"}
 
 
 def test_each_highlighted_cell_is_painted_with_the_orange_outline(shown):
@@ -159,3 +159,56 @@ def test_a_missing_browser_is_skipped_with_its_reason_unless_ci_requires_it(monk
     monkeypatch.setattr(me, "REQUIRED", True)
     with pytest.raises(pytest.fail.Exception, match="the browser tests are required here"):
         me.require_chromium()
+
+
+# -- the indexes at a phone's width and a desktop's ----------------------------------------------------
+
+PHONE, DESKTOP = (390, 844), (1280, 900)
+# Chromium lays a window out at least 500 px wide, so the page is shown in a frame of the window's size, in a copy
+# (the report itself has no script) that tells its frame how wide its content is
+MEASURE = "<script>parent.postMessage(String(document.documentElement.scrollWidth), '*')</script></body>"
+FRAME = ('<html><body style="margin:0"><iframe src="{src}" style="width:{w}px;height:{h}px;border:0"></iframe>'
+         "<script>window.addEventListener('message', function (e) {{ "
+         "document.body.setAttribute('data-scroll-width', e.data); }});</script></body></html>")
+
+
+@pytest.fixture(scope="module")
+def play_run(tmp_path_factory) -> Path:
+    """Two Beginner games each of exact and gibbs@seed (which decides badly), published."""
+    out = tmp_path_factory.mktemp("play")
+    code = main(["play", "--solvers", "exact,gibbs@seed", "--games", "2", "--seed", "4", "--out", str(out),
+                 "--jobs", "1", "--no-progress", "--timeout", "10"])
+    assert code in (0, 1) and (out / "index.html").is_file()
+    return out
+
+
+def at_width(chromium: Path, page: Path, work: Path, window: tuple[int, int]) -> tuple[int, np.ndarray, Path]:
+    """The page in a frame of this size: how wide its content is (its scroll width), and the frame's pixels."""
+    copy = page.parent / f"measured-{window[0]}-{page.name}"  # beside the page, so its links resolve the same
+    copy.write_text(page.read_text().replace("</body>", MEASURE))
+    frame = page.parent / f"frame-{window[0]}.html"
+    frame.write_text(FRAME.format(src=copy.name, w=window[0], h=window[1]))
+    png = work / f"{page.parent.name}-{page.stem}-{window[0]}.png"
+    command = [str(chromium), *FLAGS, f"--user-data-dir={work / ('profile-' + png.stem)}",
+               f"--window-size={max(500, window[0])},{window[1]}", "--virtual-time-budget=5000",
+               f"--screenshot={png}", "--dump-dom", frame.as_uri()]
+    try:
+        run = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    finally:
+        copy.unlink()
+        frame.unlink()
+    assert run.returncode == 0 and png.is_file(), run.stderr[-2000:]
+    width = int(re.search(r'data-scroll-width="(\d+)"', run.stdout).group(1))
+    pixels = np.asarray(Image.open(png).convert("RGB"), dtype=np.int16)[:window[1], :window[0]]
+    return width, pixels, png
+
+
+@pytest.mark.parametrize("window", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_both_indexes_fit_the_window_without_scrolling_sideways(chromium, campaign, play_run, window,
+                                                                 tmp_path_factory):
+    work = tmp_path_factory.mktemp("widths")
+    for index in (campaign / "index.html", play_run / "index.html"):
+        width, pixels, png = at_width(chromium, index, work, window)
+        assert png.stat().st_size > 0 and pixels.shape == (window[1], window[0], 3)  # the screenshot, kept
+        assert width <= window[0], f"{index.parent.name}: content {width} px wide in a {window[0]} px window"
+        assert painted(pixels, (0xEE, 0xEE, 0xEE)) > 1000  # table headers are painted in the frame

@@ -169,7 +169,7 @@ def test_a_dask_cluster_gives_the_same_findings_as_local_processes(uninterrupted
 
 
 def test_the_fixed_variants_and_the_references_raise_no_false_alarm_on_the_default_mix(tmp_path):
-    """The nightly's 10,000-board false-alarm run (README: Proof of teeth), short: every kind of board in the mix."""
+    """The nightly's 10,000-board false-alarm run (docs/teeth.md), short: every kind of board in the mix."""
     from minecheck.running.discovery import FIXED_VARIANTS
     from minecheck.running.registry import REFERENCES
 

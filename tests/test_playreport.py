@@ -123,3 +123,31 @@ def test_a_group_whose_shrink_kept_its_size_tries_its_next_findings(tmp_path, mo
     shrunk = playreport.shrink_groups(tmp_path, findings, per_flaw=1, timeout=1.0)
     assert tried == expected[:1] + [7] + expected[1:], "one per group first, then the stuck group's next ones"
     assert sorted(shrunk) == sorted(expected + [5]) and playreport.SHRINK_TRIES == 3
+
+
+def test_a_decision_page_says_where_the_move_was_on_each_board_why_it_was_made_and_how_to_replay_it(run):
+    findings = playreport.ordered(read_findings(run), ["exact", "gibbs@seed"])
+    shrunk = {json.loads(line)["key"]: json.loads(line) for line in (run / "shrunk.jsonl").read_text().splitlines()}
+    (n, f) = next((n, f) for n, f in enumerate(findings) if finding_key(f) in shrunk)
+    small = Finding.from_json(shrunk[finding_key(f)]["finding"])
+    page = (run / f"finding-{n:05d}.html").read_text()
+    text = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    assert f"{f.subject_says} on the original board (game {f.index}, decision {f.extra['turn'] + 1})" in text
+    assert f"on the shrunk board {small.subject_says}" in text
+    assert "gibbs@seed answered" in text and "why it moved so" in text
+    assert f"game {f.index} of play seed 4 (beginner, first click safe-3x3)" in text
+    assert "a board given by hand" not in text and "campaign index" not in text and "play index" in text
+    commands = re.findall(r"<pre>(minecheck [^<]+)</pre>", page)
+    assert [c.split()[1] for c in commands] == ["decide", "decide", "check"]  # shrunk, original, the solver alone
+    assert "--solvers gibbs@seed --mode local --references exact" in commands[2]
+
+
+def test_decide_says_what_the_player_answered_and_why_it_moved(run, capsys):
+    from minecheck.cli import main
+
+    f = playreport.ordered(read_findings(run), ["exact", "gibbs@seed"])[0]
+    board = "/".join(line for line in f.board.splitlines() if line)
+    code = main(["decide", board, "--player", f.subject, "--state", json.dumps(f.extra["state"])])
+    out = capsys.readouterr().out
+    assert code == 1 and f"{f.subject}'s answer on this board: " in out
+    assert f"{f.subject_says}: BAD ({f.detail})" in out and "    why: " in out

@@ -178,24 +178,37 @@ def verdict_page(shrunk: bool = True) -> FindingPage:
 def test_finding_page_draws_shrunk_and_original_boards_as_full_grids():
     page = Page(render_finding(verdict_page()))
     drawn = [(g.name, g.width, len(g.cells)) for g in page.grids]
-    assert drawn == [("shrunk-0", 3, 6), ("shrunk-1", 3, 6), ("shrunk-2", 3, 6),
-                     ("original-0", 5, 10), ("original-1", 5, 10), ("original-2", 5, 10)]
+    assert drawn == [("shrunk-1", 3, 6), ("shrunk-2", 3, 6), ("original-1", 5, 10), ("original-2", 5, 10)]
+    # each side's answers drawn on the board; no bare copy of it beside them
+
+
+def test_a_board_without_answers_to_draw_is_drawn_bare():
+    f = Finding(Kind.CRASH, "dpll@seed", "exact", Mode.LOCAL, (), "RecursionError", "an answer", ORIGINAL)
+    page = Page(render_finding(FindingPage(f, 0, parse_board(ORIGINAL))))
+    assert [(g.name, len(g.cells)) for g in page.grids] == [("original-0", 10)]
+
+
+def test_a_shrink_that_kept_most_of_the_board_draws_it_once_and_says_so():
+    f = Finding(Kind.VERDICT, "dpll@seed", "exact", Mode.LOCAL, (0,), "safe", "unknown", "5x2\nHHHHH\n12210\n")
+    big = parse_board("6x2\nHHHHHH\n122100\n")
+    page = Page(render_finding(FindingPage(f, 0, big, parse_board(f.board), (), (), STATS)))
+    assert [g.name for g in page.grids] == ["shrunk-0"]
+    assert "Shrinking took the original 6x2 board only to 5x2" in page.text
 
 
 def test_finding_page_highlights_exactly_the_findings_cells_on_the_board_they_name():
     page = Page(render_finding(verdict_page()))
-    assert [g.bad for g in page.grids] == [{0, 2}, {0, 2}, {0, 2}, set(), set(), set()]
+    assert [g.bad for g in page.grids] == [{0, 2}, {0, 2}, set(), set()]
 
 
 def test_unshrunk_finding_highlights_its_cells_on_the_original_board():
     page = Page(render_finding(verdict_page(shrunk=False)))
-    assert [g.name for g in page.grids] == ["original-0", "original-1", "original-2"]
+    assert [g.name for g in page.grids] == ["original-1", "original-2"]
     assert all(g.bad == {0, 2} for g in page.grids)
 
 
 def test_finding_page_shows_each_solvers_verdict_per_cell():
     page = Page(render_finding(verdict_page()))
-    assert page.grid("shrunk-0").row(0) == [("covered", ""), ("covered", ""), ("covered", "")]
     assert page.grid("shrunk-1").row(0) == [("unknown", "50"), ("safe", "S"), ("unknown", "50")]
     assert page.grid("shrunk-2").row(0) == [("mine", "*"), ("safe", "S"), ("mine", "*")]
     assert page.grid("shrunk-2").row(1) == [("d1 open", "1"), ("d2 open", "2"), ("d1 open", "1")]
@@ -242,7 +255,7 @@ def test_heat_runs_from_green_for_safe_to_red_for_a_mine():
     f = Finding(Kind.PROBABILITY, "dpll@seed", "exact", Mode.LOCAL, (0,), "0.5", "1", board)
     exact = result("exact", {0: (M, Fraction(1)), 1: (S, Fraction(0)), 2: (M, Fraction(1))})
     page = Page(render_finding(FindingPage(f, 0, parse_board(board), None, (exact,))))
-    assert [c.style for c in page.grid("original-1").cells[:3]] == [
+    assert [c.style for c in page.grid("original-2").cells[:3]] == [
         "background: hsl(0, 70%, 82%)", "background: hsl(120, 70%, 82%)", "background: hsl(0, 70%, 82%)"]
 
 
@@ -277,9 +290,20 @@ def test_index_groups_findings_by_signature_most_frequent_first():
     assert rows[0][6].split() == ["#0", "#2"] and rows[1][6].split() == ["#1"]
 
 
-def test_index_gives_time_per_solver_in_total_and_per_board():
-    rows = Page(render_index(summary(THREE))).table("solver")
-    assert rows == [["dpll@seed", "2.5", "250.0"], ["exact", "0.1", "10.0"]]
+def test_index_lists_every_solver_with_its_findings_and_time_those_without_findings_too():
+    rows = Page(render_index(summary(THREE, subjects=("dpll@seed", "gibbs@seed", "ilp@fixed")))).table("solver")
+    assert rows == [["dpll@seed", "under test", "2", "2.5", "250.0"], ["gibbs@seed", "under test", "1", "–", "–"],
+                    ["ilp@fixed", "under test", "none", "–", "–"], ["exact", "reference", "0", "0.1", "10.0"],
+                    ["cbc", "reference", "0", "–", "–"]]
+
+
+def test_index_links_each_shrunk_board_to_its_page_and_explains_kinds_and_board_text():
+    page = Page(render_index(summary(THREE)))
+    html = render_index(summary(THREE))
+    assert f'<a class="board" href="{page_name(0)}"' in html
+    assert "m a covered cell that is a mine in the hidden truth" in page.text
+    assert "consistency one side calls the board consistent, the other inconsistent" in page.text
+    assert "reference two references disagree: minecheck itself is wrong somewhere" in page.text
 
 
 def test_index_links_every_finding_page_even_past_the_per_group_limit():

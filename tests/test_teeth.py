@@ -81,5 +81,5 @@ def test_rows_without_an_input_are_the_unswitchable_or_the_not_found():
             assert t.found == "not switchable" if not BY_NAME[t.defect].switchable else t.found.startswith("not found")
 
 
-def test_the_readme_table_is_the_one_rendered_from_the_fixture():
-    assert table_in((ROOT / "README.md").read_text()) == render_table(TEETH)
+def test_the_docs_table_is_the_one_rendered_from_the_fixture():
+    assert table_in((ROOT / "docs" / "teeth.md").read_text()) == render_table(TEETH)

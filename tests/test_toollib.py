@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import builtins
 
+import pytest
 from conftest import board
 
 from minecheck.boards.generators import generate_board, recipe
 from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import Kind
 from minecheck.model.answers import Mode
-from minecheck.running.registry import get_solver, run_solver
+from minecheck.running.discovery import Unavailable
+from minecheck.running.registry import get_solver
 from minecheck.solvers.toollib import game_board
 
 
@@ -43,7 +45,7 @@ def test_it_agrees_with_exact_on_played_positions():
         assert checked.findings == ()
 
 
-def test_without_the_engine_installed_the_error_says_how_to_install_it(monkeypatch):
+def test_without_the_engine_installed_it_is_refused_when_made_with_the_install_line(monkeypatch):
     real = builtins.__import__
 
     def no_toollib(name, *args, **kwargs):
@@ -52,5 +54,6 @@ def test_without_the_engine_installed_the_error_says_how_to_install_it(monkeypat
         return real(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_toollib)
-    result = run_solver(get_solver("ms_toollib"), board("3x2x1/HHH/121"), Mode.GLOBAL)
-    assert 'pip install -e ".[toollib]"' in result.error
+    with pytest.raises(Unavailable, match="ms_toollib is not installed") as caught:
+        get_solver("ms_toollib")
+    assert caught.value.fix.startswith('pip install "minecheck[toollib]"')

@@ -6,7 +6,7 @@ port is cross-checked against ``exact`` on the boards of a fixed-seed campaign, 
 finding is shrunk.  A finding counts only where the port with every defect off agrees with the
 reference (``Alone``), so each row shows what the one defect breaks.  Defects that random
 boards do not reach get a stated targeted board.  The rows go to fixtures/teeth.json and, as
-a Markdown table, to the README (tests/test_teeth.py checks both).
+a Markdown table, to docs/teeth.md (tests/test_teeth.py checks both).
 """
 
 from __future__ import annotations
@@ -247,7 +247,7 @@ def inline(tooth: Tooth) -> str:
 
 
 def render_table(teeth: list[Tooth], seed: int = SEED) -> str:
-    """The Markdown table the README holds between the teeth markers."""
+    """The Markdown table docs/teeth.md holds between the teeth markers."""
     lines = [f"Campaign seed {seed}, default mix (simplex: the campaign's random LPs against CBC); "
              "regenerate with `python bench/teeth.py --write`.", "",
              "| defect | article | solver | first shown | kind | shrunk input | size |",
@@ -267,11 +267,11 @@ def from_json(text: str) -> list[Tooth]:
 
 
 def with_table(readme: str, table: str) -> str:
-    """The README with the table between the markers (which must be there)."""
+    """The page (docs/teeth.md) with the table between the markers (which must be there)."""
     head, start, rest = readme.partition(START)
     _, end, tail = rest.partition(END)
     if not start or not end:
-        raise ValueError(f"the README has no {START} ... {END} block")
+        raise ValueError(f"the page has no {START} ... {END} block")
     return f"{head}{START}\n{table}\n{END}{tail}"
 
 

@@ -39,9 +39,10 @@ def default_mode(board: Board) -> Mode:
     return Mode.GLOBAL if board.total_mines is not None else Mode.LOCAL
 
 
-def count_board(board: Board, mode: Mode | None = None) -> Count:
-    """Count a board; an impossible board is a Count with consistent=False and a reason."""
-    mode = mode or default_mode(board)
+def count_board(board: Board, mode: Mode | str | None = None) -> Count:
+    """Count a board; an impossible board is a Count with consistent=False and a reason.  ``mode``: a Mode,
+    or its name as a protocol function is given it ("local", "global")."""
+    mode = Mode(mode) if mode else default_mode(board)
     if mode is Mode.GLOBAL and board.total_mines is None:
         raise ValueError("the global mode needs the total mine count (a header WxHxM)")
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
+from functools import cached_property
 
 TOLERANCE = 1e-6  # the one tolerance for comparing floating-point answers (LP values, probabilities)
 
@@ -97,10 +98,13 @@ class SolverResult:
         return None if self.failure is None else self.failure.message
 
     def answer(self, cell: int) -> CellAnswer | None:
-        for a in self.cells:
-            if a.cell == cell:
-                return a
-        return None
+        return self._by_cell.get(cell)
+
+    @cached_property
+    def _by_cell(self) -> dict[int, CellAnswer]:
+        """The answers by cell, made on the first look-up: a report drawing every cell of a big board looks
+        up each one (a scan per look-up made a 300x300 page quadratic)."""
+        return {a.cell: a for a in self.cells}
 
 
 def verdict_of(probability: Fraction) -> Verdict:

@@ -33,6 +33,22 @@ class Board:
         if len(self.cells) != self.width * self.height:
             raise ValueError(f"{len(self.cells)} cells for a {self.width}x{self.height} board")
 
+    def text(self) -> str:
+        """The board in the .mine text format (``boardtext.parse_board`` reads it back to this board)."""
+        head = f"{self.width}x{self.height}" + (f"x{self.total_mines}" if self.total_mines is not None else "")
+        truth = self.truth or frozenset()
+        symbol = {COVERED: "H", FLAG: "F"} | {d: str(d) for d in range(9)}
+        out = [head]
+        for r in range(self.height):
+            base = r * self.width
+            out.append("".join("m" if (v == COVERED and base + c in truth) else symbol[v]
+                               for c, v in enumerate(self.cells[base:base + self.width])))
+        return "\n".join(out) + "\n"
+
+    def __repr__(self) -> str:
+        """Board text, as people read boards (hypothesis prints a failing example so), not a tuple of codes."""
+        return f"parse_board({self.text()!r})"
+
     # -- coordinates -------------------------------------------------------
     def cell(self, row: int, col: int) -> int:
         return row * self.width + col

@@ -91,16 +91,7 @@ def parse_board(text: str) -> Board:
 
 def format_board(board: Board) -> str:
     """Write board text that parse_board reads back to the same board."""
-    head = f"{board.width}x{board.height}" + (f"x{board.total_mines}" if board.total_mines is not None else "")
-    truth = board.truth or frozenset()
-    symbol = {COVERED: "H", FLAG: "F"} | {d: str(d) for d in range(9)}
-    out = [head]
-    for r in range(board.height):
-        base = r * board.width
-        out.append("".join(
-            "m" if (v == COVERED and base + c in truth) else symbol[v]
-            for c, v in enumerate(board.cells[base:base + board.width])))
-    return "\n".join(out) + "\n"
+    return board.text()
 
 
 MAX_BOARD_BYTES = 4 * 2**20  # far past any board (a 1000x1000 board is 1 MB): more is not a board

@@ -22,6 +22,15 @@ class Solver(Protocol):
         ...
 
 
+class SolverUnavailable(RuntimeError):
+    """Raised when a solver is made and cannot run here (a library it needs is not installed): the
+    command line refuses it before any work, with ``install``, the line that fixes it."""
+
+    def __init__(self, reason: str, install: str | None = None):
+        super().__init__(reason)
+        self.reason, self.install = reason, install
+
+
 def require_mode(solver: Solver, mode: Mode) -> None:
     """A mode the solver does not answer is the caller's mistake, not a finding: say so plainly."""
     if mode not in solver.modes:

@@ -29,7 +29,7 @@ from fractions import Fraction
 from minecheck.check.crosscheck import GROUND_TRUTH
 from minecheck.check.findings import Finding, Kind
 from minecheck.engine.counter import Count, count_board
-from minecheck.model.answers import Mode
+from minecheck.model.answers import Mode, SolverResult, Verdict
 from minecheck.model.board import Board, crop_cell, label
 from minecheck.model.boardtext import format_board, parse_board
 from minecheck.play.game import Action, Move
@@ -101,6 +101,46 @@ def explain(board: Board, bad: BadMove) -> str:
         return f"{cell} has {_p(bad.probability)} while {label(board, bad.best)} is certainly safe"
     return (f"{cell} has {_p(bad.probability)}, {float(bad.probability - bad.best_probability):.3f} more than "
             f"{label(board, bad.best)} ({_p(bad.best_probability)}); margin {DECISION_MARGIN}")
+
+
+def answer_summary(result: SolverResult | None) -> str:
+    """What a player's solver answered on a view, in a line: the answer behind its moves."""
+    if result is None:
+        return "no answer of a solver behind it (the player's own rule)"
+    if result.error:
+        return f"it failed: {result.error}"
+    if result.consistent is False:
+        return f"it called the board inconsistent: {result.reason or 'no reason given'}"
+    verdicts = [a.verdict for a in result.cells if a.verdict is not None]
+    rated = sum(1 for a in result.cells if a.probability is not None)
+    parts = [f"{verdicts.count(Verdict.SAFE)} safe, {verdicts.count(Verdict.MINE)} mines, "
+             f"{verdicts.count(Verdict.UNKNOWN)} undecided" if verdicts else "no verdicts",
+             f"a mine probability for {rated} cells" if rated else "no mine probability"]
+    if result.layouts is not None:
+        parts.append(f"{result.layouts} layouts")
+    return ", ".join(parts)
+
+
+def why_move(board: Board, move: Move, result: SolverResult | None) -> str:
+    """Why the player made ``move``, from its own answer: what a decision finding's page and ``minecheck decide``
+    say beside the counter's judgement."""
+    cell = label(board, move.cell)
+    answer = result.answer(move.cell) if result is not None else None
+    p = answer.probability if answer is not None else None
+    said = f" (it gave p={p})" if isinstance(p, Fraction) else f" (it gave p~{p:.4f})" if p is not None else ""
+    if move.reason == "blind":
+        cause = "it called the board inconsistent" if result is not None and result.consistent is False \
+            else "it gave no mine probability to weigh"
+        return f"a blind guess: {cause}, so {cell} was drawn at random from the covered cells"
+    if move.reason == "safe":
+        return f"it called {cell} safe{said}"
+    if move.reason == "mine":
+        return f"it called {cell} a mine{said}"
+    if move.reason == "lowest":
+        return f"{cell} had the lowest mine probability it gave{said}"
+    if move.reason == "lookahead":
+        return f"its one-move lookahead chose {cell}{said}"
+    return f"{move.describe(board)}{said}"
 
 
 def as_finding(board_text: str, board: Board, player: str, bad: BadMove, index: int | None = None,

@@ -12,6 +12,7 @@ table counts them all.
 from __future__ import annotations
 
 import json
+import shlex
 from concurrent.futures import Executor
 from dataclasses import asdict, replace
 from pathlib import Path
@@ -22,13 +23,21 @@ from minecheck.check.shrinkcache import finding_key, shrink_cached
 from minecheck.model.answers import Mode, SolverResult
 from minecheck.model.board import COVERED, FLAG, Board, label
 from minecheck.model.boardtext import parse_board
-from minecheck.play.decisions import DECISION_MARGIN, replay_state, still_decides_badly
+from minecheck.play.decisions import (
+    DECISION_MARGIN,
+    answer_summary,
+    replay_state,
+    still_decides_badly,
+    why_move,
+)
 from minecheck.play.game import Action, Game, Move, view
+from minecheck.play.player import Decision
 from minecheck.play.players import get_player
+from minecheck.play.policy import mode_for
 from minecheck.play.run import read_config, read_games, replay, win_rates
-from minecheck.report.pages import FindingPage, page_name, render_finding, render_template
+from minecheck.report.pages import FindingPage, page_name, render_finding, render_template, replay_command
 from minecheck.report.plots import interval_plot
-from minecheck.running.registry import get_solver, run_solver
+from minecheck.running.registry import get_solver, remember, run_solver
 from minecheck.running.runfolder import write_text
 
 # Published win rates with a safe 3x3 first click, for the plot and the README
@@ -42,7 +51,9 @@ SHRINK_TRIES = 3  # findings of one group shrunk before the report shows a board
 REPLAY_BOARDS = 8  # a lost game's replay draws the boards of its last decisions (all of its moves are listed)
 
 
-def _shrink_one(f: Finding, timeout: float) -> dict:
+def _shrink_one(f: Finding, how: tuple[float, tuple[str, ...]]) -> dict:
+    timeout, definitions = how
+    remember(definitions)  # a pool worker makes the run's own solvers by name
     predicate = still_decides_badly(f, get_player(f.subject), timeout)
     result = shrink(f, timeout=timeout, budget=SHRINK_SECONDS, predicate=predicate)
     return {"key": finding_key(f), "finding": result.finding.to_json(), "stats": asdict(result.stats)}
@@ -64,7 +75,7 @@ def groups(findings: list[Finding]) -> dict[tuple[str, str], list[int]]:
 
 
 def shrink_groups(out: Path, findings: list[Finding], per_flaw: int, timeout: float,
-                  pool: Executor | None = None) -> dict[int, dict]:
+                  pool: Executor | None = None, definitions: tuple[str, ...] = ()) -> dict[int, dict]:
     """Shrunk results for the first ``per_flaw`` findings of each group, by number (cached in shrunk.jsonl).
 
     A group none of whose shrinks got far (each ran to its end and left more than a quarter of the
@@ -75,7 +86,8 @@ def shrink_groups(out: Path, findings: list[Finding], per_flaw: int, timeout: fl
     every = groups(findings)
     chosen = {key: numbers[:per_flaw] for key, numbers in every.items()}
     while True:
-        shrunk = shrink_cached(out, findings, [n for ns in chosen.values() for n in ns], _shrink_one, timeout, pool)
+        shrunk = shrink_cached(out, findings, [n for ns in chosen.values() for n in ns], _shrink_one,
+                               (timeout, definitions), pool)
         stuck = [key for key, ns in chosen.items()
                  if len(ns) < min(SHRINK_TRIES, len(every[key])) and not any(_got_far(shrunk[n]) for n in ns)]
         if not stuck:
@@ -91,13 +103,55 @@ def _got_far(result: dict) -> bool:
 
 def decision_results(f: Finding, board: Board, timeout: float) -> tuple[SolverResult, ...]:
     """What the player's solver answered on the finding's board (named as the player) and the exact answer."""
+    return _decided(f, board, timeout)[1]
+
+
+def _decided(f: Finding, board: Board, timeout: float) -> tuple[Decision | None, tuple[SolverResult, ...]]:
+    """The player's decision again on the finding's board, and its solver's answer beside the exact one."""
     seen = replace(board, truth=None)
     if seen.total_mines is None:
-        return ()
+        return None, ()
     decision = get_player(f.subject).decide(seen, replay_state(f), timeout)
     exact = run_solver(get_solver(f.reference), seen, Mode.GLOBAL, timeout)
     mine = () if decision.result is None else (replace(decision.result, solver=f.subject),)
-    return mine + (exact,)
+    return decision, mine + (exact,)
+
+
+def decision_notes(f: Finding, small: Finding | None, decided: Decision | None, board: Board) -> tuple:
+    """The page's account of a decision: the move on the original board and on the shrunk one, why the player
+    made it (its own answer: a blind guess says what left it blind), and what the counter says."""
+    turn = f.extra.get("turn")
+    where = f"game {f.index}" + (f", decision {turn + 1}" if isinstance(turn, int) else "")
+    notes = [("the move in the game", f"{f.subject_says} on the original board ({where})")]
+    if small is not None:
+        notes.append(("on the shrunk board", f"{small.subject_says} (the same flaw; cells are named on the shrunk "
+                                             "board, which a crop may have moved)"))
+    shown = small or f
+    if decided is not None:
+        move = next((m for m in decided.moves if m.describe(board) == shown.subject_says), None)
+        notes.append((f"{f.subject} answered", answer_summary(decided.result)))
+        if move is not None:
+            notes.append(("why it moved so", why_move(board, move, decided.result)))
+    notes.append(("the exact counter says", shown.reference_says))
+    return tuple(notes)
+
+
+def decision_commands(f: Finding, shown: Finding) -> tuple[tuple[str, str], ...]:
+    """Replays beside the page's own: the decision in the game, and the solver's answer on the board shown."""
+    commands = []
+    if shown is not f:
+        commands.append(("The decision on the original board", replay_command(f, f.board)))
+    player = get_player(f.subject)
+    solver = getattr(player, "solver", None)
+    if solver is not None:  # a registry solver under the policy: its answer alone
+        inline = "/".join(line for line in shown.board.splitlines() if line and not line.startswith("#"))
+        commands.append((f"What {f.subject} answers on it",
+                         f"minecheck check {shlex.quote(inline)} --solvers {shlex.quote(f.subject)} "
+                         f"--mode {mode_for(solver).value} --references exact"))
+    return tuple(commands)
+
+
+PLAY_INDEX = ("index.html", "play index")
 
 
 def finding_pages(out: Path, findings: list[Finding], shrunk: dict[int, dict], pages_per_flaw: int,
@@ -108,14 +162,18 @@ def finding_pages(out: Path, findings: list[Finding], shrunk: dict[int, dict], p
         for n in numbers[:pages_per_flaw]:
             f = findings[n]
             original = parse_board(f.board)
+            in_game, original_results = _decided(f, original, timeout)
             if n in shrunk:
                 small = Finding.from_json(shrunk[n]["finding"])
                 small = replace(small, extra={**small.extra, "original_board": f.board})
                 board = parse_board(small.board)
-                page = FindingPage(small, n, original, board, decision_results(f, original, timeout),
-                                   decision_results(small, board, timeout), shrunk[n]["stats"])
+                decided, small_results = _decided(small, board, timeout)
+                page = FindingPage(small, n, original, board, original_results, small_results, shrunk[n]["stats"],
+                                   back=PLAY_INDEX, notes=decision_notes(f, small, decided, board),
+                                   commands=decision_commands(f, small))
             else:
-                page = FindingPage(f, n, original)
+                page = FindingPage(f, n, original, None, original_results, back=PLAY_INDEX,
+                                   notes=decision_notes(f, None, in_game, original), commands=decision_commands(f, f))
             write_text(out / page_name(n), render_finding(page))
             written.add(n)
     return written
@@ -123,8 +181,7 @@ def finding_pages(out: Path, findings: list[Finding], shrunk: dict[int, dict], p
 
 # -- replays -----------------------------------------------------------------------------------------
 
-def _cell(game: Game, cell: int, acted: dict[int, Action], final: bool) -> dict:
-    board = view(game)
+def _cell(game: Game, board: Board, cell: int, acted: dict[int, Action], final: bool) -> dict:
     value = board.cells[cell]
     title = label(board, cell)
     cls, text = "covered", ""
@@ -146,7 +203,9 @@ def _cell(game: Game, cell: int, acted: dict[int, Action], final: bool) -> dict:
 
 def _grid(game: Game, moves: tuple[Move, ...], caption: str, name: str, final: bool = False) -> dict:
     acted = {m.cell: m.action for m in moves}
-    rows = [[_cell(game, r * game.width + c, acted, final) for c in range(game.width)] for r in range(game.height)]
+    board = view(game)  # once per grid: a view per cell made a 50x50 replay take minutes
+    rows = [[_cell(game, board, r * game.width + c, acted, final) for c in range(game.width)]
+            for r in range(game.height)]
     return {"caption": caption, "width": game.width, "rows": rows, "name": name}
 
 
@@ -164,8 +223,8 @@ def replay_view(config, record: dict, findings: list[Finding]) -> dict:
     bad = {(f.extra.get("turn"), f.cells[0]): f for f in findings
            if f.subject == record["player"] and f.index == record["index"]}
     listed = []
-    for turn, (game, moves) in enumerate(steps[:-1]):
-        b = view(game)
+    b = Board(first.width, first.height, (COVERED,) * (first.width * first.height))  # moves are named by place only
+    for turn, (_, moves) in enumerate(steps[:-1]):
         listed.append({"turn": turn + 1, "moves": [{"text": m.describe(b),
                                                     "bad": bad.get((turn, m.cell)).detail if (turn, m.cell) in bad
                                                     else ""} for m in moves]})
@@ -186,10 +245,11 @@ def replay_view(config, record: dict, findings: list[Finding]) -> dict:
 def publish_play(out: Path, per_flaw: int = 1, pages_per_flaw: int = 20, pool: Executor | None = None) -> Path:
     """Shrink representatives, write the findings' pages and index.html (the play page) into the run's directory."""
     config = read_config(out)
+    remember(config.definitions)
     games = read_games(out)
     players = list(json.loads((out / "play.json").read_text())["players"])
     findings = ordered(read_findings(out), players)
-    shrunk = shrink_groups(out, findings, per_flaw, config.timeout, pool)
+    shrunk = shrink_groups(out, findings, per_flaw, config.timeout, pool, config.definitions)
     paged = finding_pages(out, findings, shrunk, pages_per_flaw, config.timeout)
     rates = win_rates(out)
     anchors = ANCHORS.get(config.size, ()) if config.first_click == "safe-3x3" else ()
@@ -200,7 +260,8 @@ def publish_play(out: Path, per_flaw: int = 1, pages_per_flaw: int = 20, pool: E
               "check": 100 * r.check_share, "errors": r.errors, "findings": r.decision_findings} for r in rates]
     found = []
     for (player, flaw), numbers in groups(findings).items():
-        small = [Finding.from_json(shrunk[n]["finding"]).board
+        small = [{"text": Finding.from_json(shrunk[n]["finding"]).board, "label": n,
+                  "href": page_name(n) if n in paged else None}
                  for n in sorted((n for n in numbers if n in shrunk), key=lambda n: shrunk[n]["stats"]["cells_after"])]
         found.append({"player": player, "flaw": flaw, "count": len(numbers), "boards": small,
                       "links": [{"href": page_name(n), "label": n} for n in numbers if n in paged],

@@ -37,6 +37,7 @@ from minecheck.play.game import Action, FirstClick, Game, Move, game_seed, parse
 from minecheck.play.player import DEFAULT_TIMEOUT, Player
 from minecheck.play.players import get_player
 from minecheck.play.winrate import WinRate
+from minecheck.running.registry import remember, require_runnable
 from minecheck.running.runfolder import SUMMARY, RunFolder, Warn, holding, write_json
 from minecheck.running.workqueue import run_tasks
 
@@ -51,12 +52,16 @@ class PlayConfig:
     first_click: str = FirstClick.SAFE_3X3.value
     timeout: float = DEFAULT_TIMEOUT  # CPU seconds per decision
     first_cell: str = "centre"  # or "ROW,COL"
+    definitions: tuple[str, ...] = ()  # how workers make the solvers not built in (discovery.Definition JSON)
 
     def validate(self) -> None:
         """Bad input is refused before any work: an unknown size, rule or player, or mines that do not fit."""
         rules.check_fits(parse_size(self.size), FirstClick(self.first_click), self.first_cell)
+        remember(self.definitions)
         for name in self.players:
-            get_player(name)
+            player = get_player(name)  # a library not installed: Unavailable, as for any solver
+            if getattr(player, "solver", None) is not None:
+                require_runnable(player.solver)  # a program that is not there
 
 
 @dataclass(frozen=True)
@@ -99,6 +104,7 @@ def _board_text(game: Game) -> str:
 def play_game(config: PlayConfig, name: str, index: int) -> GameRecord:
     """Play game ``index`` of the run with player ``name``, judging every decision; replays alone."""
     game = _dealt(config, index)
+    remember(config.definitions)  # a worker makes the run's own solvers (NAME=cmd:..., a pyproject's) by name
     player = _player(name)
     state = player.start(game_seed(config.seed, index))
     turns: list[tuple[Move, ...]] = []
@@ -174,12 +180,13 @@ def read_games(out: Path) -> list[dict]:
 def read_config(out: Path) -> PlayConfig:
     data = json.loads((out / "play.json").read_text())
     return PlayConfig(data["seed"], tuple(data["players"]), data["size"], data["first_click"], data["timeout"],
-                      data.get("first_cell", "centre"))
+                      data.get("first_cell", "centre"), tuple(data.get("definitions", ())))
 
 
 def _with_players(stored: dict, given: dict) -> dict:
     """A resumed run may add players: it stores every player of either run, the old ones first."""
-    return {**given, "players": list(dict.fromkeys([*stored.get("players", []), *given["players"]]))}
+    return {**given, "players": list(dict.fromkeys([*stored.get("players", []), *given["players"]])),
+            "definitions": list(dict.fromkeys([*stored.get("definitions", []), *given.get("definitions", [])]))}
 
 
 def win_rates(out: Path) -> list[WinRate]:
@@ -228,8 +235,8 @@ def run_play(config: PlayConfig, out: Path, games: int, jobs: int | None = None,
     config.validate()
     with holding(out):
         run = folder(out)
-        done = run.prepare(asdict(config), resume, defaults={"first_cell": "centre"}, ignored=("players",),
-                           merged=_with_players, overwrite=overwrite, warn=warn)
+        done = run.prepare(asdict(config), resume, defaults={"first_cell": "centre", "definitions": []},
+                           ignored=("players", "definitions"), merged=_with_players, overwrite=overwrite, warn=warn)
         progress = PlayProgress(games=len(done))
         todo = ((name, i) for i in range(games) for name in config.players if (name, i) not in done)
         jobs = jobs or os.cpu_count() or 1

@@ -56,6 +56,9 @@ class FindingPage:
     shrunk_results: tuple[SolverResult, ...] = ()
     stats: dict | None = None
     timings: tuple[tuple[str, float], ...] = ()  # seconds per solver, as recorded by the campaign
+    back: tuple[str, str] | None = ("index.html", "campaign index")  # (href, words) of the page's index, if any
+    notes: tuple[tuple[str, str], ...] = ()  # (what, words): a decision's move on each board and why it was made
+    commands: tuple[tuple[str, str], ...] = ()  # (what it shows, command): replays beside the finding's own
 
 
 @dataclass(frozen=True)
@@ -142,14 +145,25 @@ def _grid_view(panel: Panel, name: str) -> dict:
 
 
 def _panels(f: Finding, board: Board, results: tuple[SolverResult, ...], bad: frozenset[int], where: str) -> list:
+    """Each side's answers drawn on the board; the bare board only when no answer is there to draw (every
+    answer panel draws the board too: a bare one beside them showed the same board three times)."""
     by_name = {r.solver: r for r in results}
-    panels = [Panel(f"{where}: the board", board, None, bad)]
     heat = f.kind in (Kind.PROBABILITY, Kind.DECISION)
-    for name in (f.subject, f.reference):
-        r = by_name.get(name)
-        if r is not None:
-            panels.append(Panel(f"{where}: {name}" + (" (probability %)" if heat else ""), board, r, bad, heat))
-    return [_grid_view(p, f"{where}-{i}") for i, p in enumerate(panels)]
+    panels = [(i, Panel(f"{where}: {name}" + (" (probability %)" if heat else ""), board, by_name[name], bad, heat))
+              for i, name in ((1, f.subject), (2, f.reference)) if name in by_name]
+    panels = panels or [(0, Panel(f"{where}: the board", board, None, bad))]
+    return [_grid_view(p, f"{where}-{i}") for i, p in panels]  # named by role: -0 the bare board, -1 the solver
+
+
+def _origin(f: Finding) -> str:
+    """Where the finding's board came from, in words."""
+    if f.recipe is not None:
+        return f.recipe.describe()
+    if f.kind is Kind.DECISION and "seed" in f.extra:
+        turn = f.extra.get("turn")
+        return (f"game {f.index} of play seed {f.extra['seed']} ({f.extra.get('size', '?')}, first click "
+                f"{f.extra.get('first_click', '?')})" + (f", decision {turn + 1}" if isinstance(turn, int) else ""))
+    return "a board given by hand"
 
 
 def render_finding(page: FindingPage) -> str:
@@ -158,12 +172,16 @@ def render_finding(page: FindingPage) -> str:
     if page.shrunk is not None:
         sections.append({"title": "Smallest board that still shows it",
                          "panels": _panels(f, page.shrunk, page.shrunk_results, frozenset(f.cells), "shrunk")})
-    if page.original is not None:
+    hardly = page.shrunk is not None and page.original is not None and 4 * page.shrunk.size > 3 * page.original.size
+    if page.original is not None and not hardly:
         bad = frozenset() if page.shrunk is not None else frozenset(f.cells)
         sections.append({"title": "Original board", "panels": _panels(f, page.original, page.original_results, bad,
                                                                         "original")})
+    elif hardly:  # the same board again, a row or two larger: its text is below, and one drawing is enough
+        sections[-1]["note"] = (f"Shrinking took the original {page.original.width}x{page.original.height} board only "
+                                f"to {page.shrunk.width}x{page.shrunk.height}; its text is at the end of the page.")
     board_text = f.board
-    origin = f.recipe.describe() if f.recipe else "a board given by hand"
+    origin = _origin(f)
     stats = dict(page.stats) if page.stats else None
     if stats and stats.get("successes"):
         stats["passes"] = ", ".join(f"{k} x{v}" for k, v in stats["successes"].items())
@@ -174,12 +192,28 @@ def render_finding(page: FindingPage) -> str:
     original_text = page.finding.extra.get("original_board", "") if page.shrunk is not None else ""
     return render_template(
         "finding.html.j2", title=f"minecheck: {f.kind.value} {f.subject}", f=f, sections=sections, cells=cells,
+        back=page.back,
         board_text=board_text, board_rows=max(3, board_text.count("\n") + 1), replay=replay_command(f, board_text),
+        notes=page.notes, commands=page.commands,
         origin=origin, index=f.index if f.index is not None else "-", stats=stats, timings=timings,
         versions=versions(), original_text=original_text, original_rows=max(3, original_text.count("\n") + 1))
 
 
 # -- index and JUnit -------------------------------------------------------------------------------
+
+KINDS = {  # what each kind of finding means, for the index's key
+    Kind.CRASH: "the solver raised, or its process died (a signal, the memory limit)",
+    Kind.TIMEOUT: "the solver ran past its CPU-time budget, or sat idle",
+    Kind.PROTOCOL: "a program's answer broke the protocol's schema",
+    Kind.CONSISTENCY: "one side calls the board consistent, the other inconsistent",
+    Kind.VERDICT: "safe, mine or unknown differ on some covered cells",
+    Kind.COUNT: "the number of consistent mine layouts differs",
+    Kind.PROBABILITY: "mine probabilities differ (exactly, or beyond the statistical test's bound for a sampler)",
+    Kind.LP: "an LP's status or optimal value differs from CBC's (the simplex solvers)",
+    Kind.REFERENCE: "two references disagree: minecheck itself is wrong somewhere",
+    Kind.DECISION: "a move in a game that the exact counter shows to be bad",
+}
+
 
 def render_index(s: CampaignSummary, per_group_links: int = 20) -> str:
     groups: dict[tuple, list[int]] = {}
@@ -187,11 +221,24 @@ def render_index(s: CampaignSummary, per_group_links: int = 20) -> str:
         groups.setdefault(f.signature, []).append(number)
     rows = []
     for (kind, subject, reference, mode), numbers in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        small = sorted({s.shrunk_boards[n] for n in numbers if n in s.shrunk_boards}, key=lambda b: (len(b), b))
+        first: dict[str, int] = {}  # each shrunk board, linked to the page of the first finding shrunk to it
+        for n in numbers:
+            if n in s.shrunk_boards:
+                first.setdefault(s.shrunk_boards[n], n)
+        small = [{"text": b, "href": page_name(n), "label": n}
+                 for b, n in sorted(first.items(), key=lambda kv: (len(kv[0]), kv[0]))]
         rows.append({"kind": kind, "subject": subject, "reference": reference, "mode": mode, "count": len(numbers),
                      "boards": small, "links": [{"href": page_name(n), "label": n} for n in numbers[:per_group_links]],
                      "more": max(0, len(numbers) - per_group_links)})
-    timing = sorted(((n, t, 1000 * t / max(1, s.boards)) for n, t in s.solver_seconds.items()), key=lambda x: -x[1])
+    per_solver: dict[str, int] = {}
+    for f in s.findings:
+        per_solver[f.subject] = per_solver.get(f.subject, 0) + 1
+    names = list(dict.fromkeys([*s.subjects, *s.references, *sorted(s.solver_seconds)]))
+    solvers = [{"name": n, "role": "under test" if n in s.subjects else "reference",
+                "findings": per_solver.get(n, 0), "total": s.solver_seconds.get(n),
+                "mean": 1000 * s.solver_seconds[n] / max(1, s.boards) if n in s.solver_seconds else None}
+               for n in names]
+    kinds = [{"kind": k.value, "words": KINDS[k]} for k in Kind if k is not Kind.DECISION]
     all_rows = [{"href": page_name(n), "label": n, "index": f.index, "kind": f.kind.value, "subject": f.subject,
                  "mode": f.mode.value, "says": f.subject_says[:80], "ref_says": f.reference_says[:80]}
                 for n, f in enumerate(s.findings)]
@@ -201,7 +248,8 @@ def render_index(s: CampaignSummary, per_group_links: int = 20) -> str:
         news=s.news, plots=plots, title=f"minecheck campaign {s.seed}", seed=s.seed, boards=s.boards,
         findings=len(s.findings),
         seconds=s.seconds, rate=s.boards / max(s.seconds, 1e-9), subjects=", ".join(s.subjects),
-        references=", ".join(s.references), generator=s.generator, groups=rows, timing=timing, all_findings=all_rows)
+        references=", ".join(s.references), generator=s.generator, groups=rows, all_findings=all_rows,
+        solvers=solvers, kinds=kinds)
 
 
 def index_plots(s: CampaignSummary) -> dict:

@@ -8,7 +8,7 @@ every label that came from outside (a solver's name, a kind) is escaped here, so
 
 from __future__ import annotations
 
-from math import floor, log10
+from math import ceil, floor, log10
 
 from markupsafe import Markup, escape
 
@@ -68,12 +68,17 @@ def interval_plot(rows: list[tuple[str, float, float, float]], title: str,
     return _svg(LABEL_WIDTH + PLOT_WIDTH + 20, height, title, body)
 
 
-def _nice_top(value: float) -> float:
-    """A round number at least ``value``: 1, 2 or 5 times a power of ten."""
+def _scale(value: float) -> tuple[float, list[tuple[float, float]]]:
+    """The axis for values up to ``value``: its end, a whole number of round steps (1, 2 or 5 times a power of
+    ten, five steps at most) just past ``value``, and the ticks as (place in [0, 1], value): 21 s ends at 25 s,
+    not 50."""
     if value <= 0:
-        return 1.0
-    power = 10.0 ** floor(log10(value))
-    return next(f * power for f in (1, 2, 5, 10) if f * power >= value)
+        return 1.0, [(0.0, 0.0), (1.0, 1.0)]
+    power = 10.0 ** floor(log10(value / 5))
+    step = next(f * power for f in (1, 2, 5, 10) if f * power * 5 >= value)
+    steps = max(1, ceil(value / step - 1e-9))
+    top = steps * step
+    return top, [(i / steps, i * step) for i in range(steps + 1)]
 
 
 def _number(value: float) -> str:
@@ -82,9 +87,9 @@ def _number(value: float) -> str:
 
 def bar_chart(rows: list[tuple[str, float]], title: str, unit: str = "") -> Markup:
     """One horizontal bar per row: (label, value >= 0), the value written at the bar's end."""
-    top = _nice_top(max((v for _, v in rows), default=0.0))
+    top, ticks = _scale(max((v for _, v in rows), default=0.0))
     height = TOP + ROW * max(1, len(rows)) + 6
-    body = _axis(height, [(f / 4, _number(top * f / 4) + unit) for f in range(5)])
+    body = _axis(height, [(x, _number(v) + unit) for x, v in ticks])
     for i, (name, value) in enumerate(rows):
         y = TOP + ROW * i + ROW / 2
         w = PLOT_WIDTH * value / top
@@ -98,10 +103,10 @@ def stacked_bars(rows: list[tuple[str, dict[str, int]]], title: str) -> Markup:
     """One horizontal bar per row, split by kind: (label, {kind: count}); a legend of the kinds below."""
     kinds = sorted({k for _, counts in rows for k in counts})
     colour = {k: COLOURS[i % len(COLOURS)] for i, k in enumerate(kinds)}
-    top = _nice_top(max((sum(c.values()) for _, c in rows), default=0))
+    top, ticks = _scale(max((sum(c.values()) for _, c in rows), default=0))
     legend_rows = (len(kinds) + 3) // 4
     height = TOP + ROW * max(1, len(rows)) + 8 + 18 * legend_rows
-    body = _axis(TOP + ROW * max(1, len(rows)) + 6, [(f / 4, _number(top * f / 4)) for f in range(5)])
+    body = _axis(TOP + ROW * max(1, len(rows)) + 6, [(x, _number(v)) for x, v in ticks])
     for i, (name, counts) in enumerate(rows):
         y = TOP + ROW * i + ROW / 2
         x = float(LABEL_WIDTH)

@@ -117,5 +117,9 @@ def findings_text(board: Board, findings) -> str:
         out.append(f"  [{f.kind.value}] {f.subject} vs {f.reference} ({f.mode.value})"
                    + (f" at {where}" if where else ""))
         out.append(f"      {f.subject} says: {f.subject_says}")
-        out.append(f"      {f.reference} says: {f.reference_says}" + (f"   ({f.detail})" if f.detail else ""))
+        out.append(f"      {f.reference} says: {f.reference_says}")
+        if f.detail:  # on lines of its own: a program's standard error is its, not the reference's
+            head, *rest = f.detail.splitlines() or [""]
+            out.append(f"      {head}")
+            out += [f"        | {line}" for line in rest]
     return "\n".join(out)

@@ -48,6 +48,23 @@ class UnknownSolver(ValueError):
     pass
 
 
+class Unavailable(UnknownSolver):
+    """A solver known by its name that cannot run here: a library not installed, no such program, no
+    such module.  The command line refuses it before any work (exit 2) with the reason and the fix."""
+
+    def __init__(self, message: str, fix: str | None = None):
+        super().__init__(message + (f"\n  to fix: {fix}" if fix else ""))
+        self.message, self.fix = message, fix
+
+
+def suggest(name: str, known) -> str:
+    """" (did you mean 'exact'?)" when a known name is close to the one given (difflib), else ""."""
+    from difflib import get_close_matches
+
+    close = get_close_matches(name, list(known), n=2, cutoff=0.6)
+    return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
+
+
 @dataclass(frozen=True)
 class Definition:
     """How to make one solver: an import path (``module:attribute``) or a command, and where it was found."""
@@ -103,8 +120,9 @@ def lookup(name: str, known: dict[str, Definition] | None = None, persistent: bo
         return Definition(**{**asdict(found), "name": name, "option": option or None})
     if ":" in name and _looks_importable(name):
         return Definition(name, name, "command line")
-    raise UnknownSolver(f"unknown solver {name!r}; known: {', '.join(named())} "
-                        "(or an import path module:attribute, or cmd:COMMAND)")
+    known = named()
+    raise UnknownSolver(f"unknown solver {name!r}{suggest(base, [*known, *LP_SOLVER_NAMES])}; known: "
+                        f"{', '.join(known)} (or an import path module:attribute, or cmd:COMMAND)")
 
 
 def resolve(names, persistent: bool = False) -> tuple[tuple[str, ...], tuple[str, ...]]:

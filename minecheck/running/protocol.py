@@ -7,6 +7,8 @@ answers: a cell off the board or on an opened cell, an unknown verdict, a probab
 [0, 1] are each a ``ProtocolError`` naming the place.  What the answer holds is what it claims:
 verdicts where it gives verdicts, probabilities where it gives probabilities, a count where it
 gives ``layouts``, consistency where it says ``consistent``; a cell left out claims nothing.
+``layouts`` may be a decimal string ("123456789012345678901"): counts outgrow the doubles a JavaScript
+program prints its numbers as (2^53), and a string keeps every digit.
 """
 
 from __future__ import annotations
@@ -65,6 +67,11 @@ def decode_answer(text: str, board: Board, mode: Mode, name: str) -> SolverResul
     try:
         data = json.loads(stripped, parse_constant=_no_constant)
     except json.JSONDecodeError as err:
+        stray = _stray_lines(stripped)
+        if stray:
+            raise ProtocolError(f"besides a JSON answer, standard output held {len(stray)} other line(s), the "
+                                f"first {_excerpt(stray[0])}: standard output must hold the answer alone (write "
+                                f"anything else to standard error)") from None
         raise ProtocolError(f"the answer is not JSON ({err.msg} at line {err.lineno}, column {err.colno}): "
                             f"{_excerpt(stripped)}") from None
     except RecursionError:
@@ -82,6 +89,21 @@ def _no_constant(name: str) -> Any:
     """JSON has no NaN or Infinity (Python's reader takes them): an answer holding one breaks the schema."""
     raise ProtocolError(f"the answer holds {name}, which is not JSON: a probability is a number in [0, 1] or a "
                         "fraction string such as \"1/3\"")
+
+
+def _stray_lines(text: str) -> list[str]:
+    """The lines that are not the answer, when one line of several is a JSON object (a debug print beside
+    the answer), else []: then the text is not JSON at all, and says so as a whole."""
+    lines = [line for line in text.splitlines() if line.strip()]
+    if len(lines) < 2:
+        return []
+    objects = []
+    for line in lines:
+        try:
+            objects.append(isinstance(json.loads(line), dict))
+        except json.JSONDecodeError:
+            objects.append(False)
+    return [line for line, is_object in zip(lines, objects) if not is_object] if any(objects) else []
 
 
 def decode_object(data: Any, board: Board, mode: Mode, name: str) -> SolverResult:
@@ -111,6 +133,7 @@ def decode_object(data: Any, board: Board, mode: Mode, name: str) -> SolverResul
 
 
 def _whole(value: Any) -> int | None:
+    """A count as given: an integer, a whole number written with a point (2.0), or a decimal string."""
     return None if value is None else int(value)
 
 
@@ -179,7 +202,8 @@ def follows_schema(data: Any) -> bool:
     if not isinstance(data, dict) or not _TOP.issuperset(data) or data.get("schema") != 1 or "cells" not in data:
         return False
     if not (_optional(data, "consistent", bool) and _optional(data, "reason", str)
-            and _optional(data, "layouts", int, 0) and _optional(data, "samples", int, 1)):
+            and (_optional(data, "layouts", int, 0) or _decimal(data["layouts"]))
+            and _optional(data, "samples", int, 1)):
         return False
     cells = data["cells"]
     if not isinstance(cells, list):
@@ -205,6 +229,11 @@ def _optional(data: dict, key: str, kind: type, minimum: int | None = None) -> b
     if kind is int:
         return _counting(value) and value >= (minimum or 0)
     return isinstance(value, kind)
+
+
+def _decimal(value: Any) -> bool:
+    """A count as a decimal string, as the JSON Schema's pattern reads it (re.search, as jsonschema does)."""
+    return isinstance(value, str) and re.search(r"^[0-9]+$", value) is not None
 
 
 def _counting(value: Any) -> bool:

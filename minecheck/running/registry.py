@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import importlib
 import os
+import shlex
+import shutil
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 from minecheck.model.answers import Answers, Failure, FailureKind, Mode, SolverResult
 from minecheck.model.board import Board
-from minecheck.model.solver import Solver
+from minecheck.model.solver import Solver, SolverUnavailable
 from minecheck.running import sandbox
-from minecheck.running.discovery import COMMAND, Definition, UnknownSolver, lookup
+from minecheck.running.discovery import COMMAND, Definition, Unavailable, UnknownSolver, lookup
 from minecheck.running.external import ALL_ANSWERS, BOTH_MODES, ExternalSolver, Program
 from minecheck.running.protocol import board_text, decode_answer, decode_object
 from minecheck.running.sandbox import DEFAULT_MEMORY_MIB, Limits
@@ -41,14 +44,27 @@ def build(definition: Definition) -> Solver:
     if definition.is_command:
         return ExternalSolver(definition.name, _program(definition))
     module_name, _, attribute = definition.target.partition(":")
+    folder = definition.cwd or os.getcwd()
     try:
-        thing = _import(module_name, definition.cwd or os.getcwd())
+        thing = _import(module_name, folder)
         for part in attribute.split("."):
             thing = getattr(thing, part)
     except (ImportError, AttributeError) as err:
-        raise UnknownSolver(f"{definition.name}: cannot import {definition.target} "
-                            f"({type(err).__name__}: {err}); found in {definition.origin}") from None
-    solver = _instance(thing, definition)
+        top = module_name.split(".")[0]
+        fix = None
+        if isinstance(err, ModuleNotFoundError) and err.name == top:
+            fix = (f"run minecheck in the folder that holds {top}.py or {top}/, or install the package that "
+                   f"provides it (pip install -e PATH); looked in {folder} and the installed packages")
+        raise Unavailable(f"{definition.name}: cannot import {definition.target} ({type(err).__name__}: {err}); "
+                          f"found in {definition.origin}", fix) from None
+    except Exception as err:  # noqa: BLE001 - the module itself fails (a syntax error, an error at import)
+        raise Unavailable(f"{definition.name}: importing {definition.target} raised {type(err).__name__}: "
+                          f"{err}", "fix the module, then try again (python -c 'import "
+                          f"{module_name}' shows the whole traceback)") from None
+    try:
+        solver = _instance(thing, definition)
+    except SolverUnavailable as err:
+        raise Unavailable(f"{definition.name} cannot run here: {err.reason}", err.install) from None
     missing = [a for a in ("solve", "answers", "modes") if not hasattr(solver, a)]
     if missing:
         raise UnknownSolver(f"{definition.name}: {definition.target} gives {type(solver).__name__}, which lacks "
@@ -56,6 +72,41 @@ def build(definition: Definition) -> Solver:
     if getattr(solver, "name", None) != definition.name:
         solver.name = definition.name
     return solver
+
+
+def require_runnable(solver: Solver) -> Solver:
+    """The solver, if it can run here; Unavailable (exit 2 on the command line) when it is a program that
+    is not there: a mistyped path, a program not built, a name not on PATH, a file not executable.
+
+    Made solvers that need a missing library are refused by ``build`` already; this is the check for
+    programs, done once before any work, so that a missing one is not a crash finding on every board.
+    """
+    program = getattr(solver, "program", None)
+    command = getattr(program, "command", None)
+    if not command:
+        return solver
+    problem = program_problem(command[0], getattr(program, "cwd", None))
+    if problem is not None:
+        reason, fix = problem
+        raise Unavailable(f"{solver.name} cannot run here: {reason}", fix)
+    return solver
+
+
+def program_problem(executable: str, cwd: str | None) -> tuple[str, str] | None:
+    """Why a program cannot be started (and what to do about it), or None when it can."""
+    folder = Path(cwd or os.getcwd())
+    if "/" not in executable:
+        if shutil.which(executable) is None:
+            return (f"no program named {executable!r} on PATH",
+                    f"install {executable}, or give its path (cmd:./path/to/{executable} ...)")
+        return None
+    path = folder / executable
+    if not path.exists():
+        return f"no such program: {executable} (looked in {folder})", "build it, or give its path from that folder"
+    if path.is_dir() or not os.access(path, os.X_OK):
+        return (f"{executable} is not an executable file",
+                f"chmod +x {shlex.quote(executable)}, or run it through its interpreter (cmd:'python3 {executable}')")
+    return None
 
 
 def _import(module_name: str, folder: str):

@@ -10,15 +10,17 @@ engine reads the rules differently from minecheck, the answer says so in words (
 * it moves a total mine count the board cannot hold into the range it can (the count it used
   differs from the board's) instead of calling the board inconsistent.
 
-Install it with ``pip install -e ".[toollib]"``.
+Install it with ``pip install "minecheck[toollib]"`` (``pip install -e ".[toollib]"`` in a checkout); without
+it, making the solver raises ``SolverUnavailable``, so a command naming it exits 2 before any work.
 """
 
 from __future__ import annotations
 
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.model.board import COVERED, FLAG, Board, label
-from minecheck.model.solver import require_mode
+from minecheck.model.solver import SolverUnavailable, require_mode
 
+INSTALL = 'pip install "minecheck[toollib]"   (in a checkout: pip install -e ".[toollib]")'
 COVERED_CODE, FLAG_CODE = 10, 11  # ms_toollib's codes for a covered and a flagged cell; digits are themselves
 ERRORS = {  # the engine's own messages, in English
     "标记阶段无解的局面": "no layout (found while marking)",
@@ -40,6 +42,10 @@ class ToollibSolver:
 
     def __init__(self, option: str | None = None):
         self.name = "ms_toollib"
+        try:
+            import ms_toollib  # noqa: F401 - only to know, before any board, that it is there
+        except ImportError:
+            raise SolverUnavailable("ms_toollib is not installed", INSTALL) from None
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
         require_mode(self, mode)
@@ -48,7 +54,7 @@ class ToollibSolver:
         try:
             import ms_toollib
         except ImportError:
-            raise RuntimeError("ms_toollib is not installed: pip install -e \".[toollib]\"") from None
+            raise RuntimeError(f"ms_toollib is not installed: {INSTALL}") from None
         try:
             probabilities, (low, used, high) = ms_toollib.cal_probability_onboard(game_board(board),
                                                                                  float(board.total_mines))
