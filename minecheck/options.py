@@ -20,21 +20,19 @@ def seconds(text: str) -> float:
 
 def positive(text: str) -> int:
     """A count that must be at least 1 (boards, games, jobs, MiB of memory)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: give a whole number of at least 1")
-    return value
+    return _whole(text, 1)
 
 
 def count(text: str) -> int:
     """A count that may be 0 (findings shrunk per signature)."""
+    return _whole(text, 0)
+
+
+def _whole(text: str, least: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: give a whole number of at least 0")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a whole number of at least {least}")
     return value

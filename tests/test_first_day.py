@@ -8,28 +8,12 @@ import re
 import sys
 
 import pytest
+from planted_source import SOURCE
 
 from minecheck.cli import _parser, main
 from minecheck.running import discovery
 
-PLANTED = '''
-from minecheck import count_board, parse_board
-
-
-def solve(board_text, mode):
-    """Exact, but a cell below 0.3 is called safe: the planted bug."""
-    board = parse_board(board_text)
-    counted = count_board(board, mode)
-    if not counted.consistent:
-        return {"schema": 1, "consistent": False, "reason": counted.reason, "cells": []}
-    cells = []
-    for cell, p in counted.probabilities:
-        if p is not None:
-            row, col = board.row_col(cell)
-            verdict = "safe" if p < 0.3 else "mine" if p == 1 else "unknown"
-            cells.append({"row": row, "col": col, "verdict": verdict})
-    return {"schema": 1, "cells": cells}
-'''
+PLANTED = SOURCE
 RING = "9x9x10/" + "/".join(["HHHHHHHHH"] * 2 + ["HHH111HHH", "HHH101HHH", "HHH111HHH"] + ["HHHHHHHHH"] * 4)
 
 

@@ -12,29 +12,18 @@ import tomllib
 from importlib.metadata import PackageNotFoundError, distribution, packages_distributions
 from pathlib import Path
 
+from planted_source import SOURCE
+
 from minecheck.model.boardtext import parse_board
 
 pytest_plugins = ["pytester"]
 ROOT = Path(__file__).resolve().parent.parent
 
-PLANTED = """
+PLANTED = SOURCE + """
 from hypothesis import given, settings
 
-from minecheck import count_board, parse_board, strategies
+from minecheck import strategies
 from minecheck.testing import assert_agree
-
-
-def solve(board_text, mode):
-    board = parse_board(board_text)
-    counted = count_board(board, mode)
-    if not counted.consistent:
-        return {"schema": 1, "consistent": False, "reason": counted.reason, "cells": []}
-    cells = []
-    for cell, p in counted.probabilities:
-        if p is not None:
-            row, col = board.row_col(cell)
-            cells.append({"row": row, "col": col, "verdict": "safe" if p < 0.3 else "mine" if p == 1 else "unknown"})
-    return {"schema": 1, "cells": cells}
 
 
 @settings(max_examples=200, derandomize=True, database=None)
