@@ -245,6 +245,21 @@ def kill_tree(root: int, include_root: bool = True, seen: dict[int, int] | None 
     return killed
 
 
+def ended(pid: int, wait: float = 0.0) -> bool:
+    """Whether a child of this process has ended (within ``wait`` seconds), without waiting for it:
+    until it is waited for, its id is not given to another process, so its tree can still be named."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                return True
+        except ChildProcessError:  # waited for already
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(min(0.005, max(0.0, deadline - time.monotonic())))
+
+
 def _send(pid: int, sig: int) -> None:
     try:
         os.kill(pid, sig)
@@ -311,6 +326,27 @@ def _reap_any() -> bool:
             return False
         if pid == 0:
             return True
+
+
+def pool_worker_start(parent: int) -> None:
+    """Make this process (a campaign's pool worker) end with ``parent``, its sandboxes and programs with it.
+
+    ``parent``'s death, even by SIGKILL, sends SIGTERM here (PR_SET_PDEATHSIG, checked at once against a
+    parent already gone); SIGTERM, from there or from the pool, kills every process below and exits.
+    A subreaper, the worker keeps below it what a dying sandbox leaves, so that nothing escapes that.
+    (PR_SET_PDEATHSIG fires when the *thread* that forked the worker ends: the pool's workers are
+    forked by the thread that submits to it, which outlives the pool.)
+    """
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
+    signal.signal(signal.SIGTERM, _end_worker)
+    if prctl(PR_SET_PDEATHSIG, signal.SIGTERM) and os.getppid() != parent:
+        _end_worker(signal.SIGTERM, None)
+
+
+def _end_worker(signum, frame) -> None:
+    """SIGTERM in a pool worker: kill and reap everything below it, then end (whatever it was doing)."""
+    end_descendants()
+    os._exit(128 + signal.SIGTERM)
 
 
 _adopting_lock = threading.Lock()
@@ -548,7 +584,7 @@ class Sandbox:
         if self.pid is None:
             return ""
         assert self.tree is not None
-        if not self._ended(KILL_WAIT):  # it closed the channel and lives on: no answer will come
+        if not ended(self.pid, KILL_WAIT):  # it closed the channel and lives on: no answer will come
             self.close()
             return "the solver's process closed its channel to minecheck without answering"
         # its zombie still holds its id, so the tree's root cannot be another process yet
@@ -559,19 +595,6 @@ class Sandbox:
             return "the solver's process ended without answering"
         self.pid = None
         return describe_status(status)
-
-    def _ended(self, wait: float) -> bool:
-        """Whether the child has ended within ``wait`` seconds (it is not waited for: its id stays taken)."""
-        deadline = time.monotonic() + wait
-        while True:
-            try:
-                if os.waitid(os.P_PID, self.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
-                    return True
-            except ChildProcessError:
-                return True
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.005)
 
     def _reap(self) -> int:
         """Wait for the child; its wait status, its CPU added to ``reaped``."""

@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeVar
 
+from minecheck.isolation import pool_worker_start
+
 T = TypeVar("T")  # a task: a board index, a (player, game) pair
 R = TypeVar("R")  # what a task gives: an outcome, a game record
 
@@ -31,7 +33,8 @@ def executor(jobs: int, scheduler: str | None) -> Iterator[Executor]:
         with Client(scheduler) as client:
             yield client.get_executor()
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # each worker ends with this process, even one killed with SIGKILL, and takes its sandboxes along
+    with ProcessPoolExecutor(max_workers=jobs, initializer=pool_worker_start, initargs=(os.getpid(),)) as pool:
         yield pool
 
 
