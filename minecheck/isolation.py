@@ -257,7 +257,7 @@ def ended(pid: int, wait: float = 0.0) -> bool:
             return True
         if time.monotonic() >= deadline:
             return False
-        time.sleep(min(0.005, max(0.0, deadline - time.monotonic())))
+        time.sleep(min(0.001, max(0.0, deadline - time.monotonic())))
 
 
 def _send(pid: int, sig: int) -> None:
