@@ -40,9 +40,13 @@ def record(pids: str | None, pid: int) -> None:
 
 
 def start_child(role: str, pids: str | None, new_session: bool = False) -> subprocess.Popen:
-    """A child doing ``role`` (child.py), its standard streams detached so that the answer can end without it."""
-    return subprocess.Popen([sys.executable, str(CHILD), role, pids or ""], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=new_session)
+    """A child doing ``role`` (child.py), once it runs (its word read), its standard streams detached so
+    that the answer can end without it."""
+    child = subprocess.Popen([sys.executable, str(CHILD), role, pids or ""], stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=new_session)
+    child.stdout.read(1)
+    child.stdout.close()
+    return child
 
 
 def answer_each_request(args: argparse.Namespace) -> None:
