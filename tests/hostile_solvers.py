@@ -18,6 +18,9 @@ from pathlib import Path
 
 from minecheck.answers import Mode, SolverResult
 from minecheck.board import Board
+from minecheck.boardtext import parse_board
+from minecheck.isolation import Limits
+from minecheck.registry import get_solver, run_solver
 from minecheck.solvers.exact import ExactSolver
 
 CHILD = Path(__file__).resolve().parent / "hostile" / "child.py"
@@ -82,3 +85,8 @@ FORK = "hostile_solvers:ForkAndReturn"
 DOUBLE = "hostile_solvers:DoubleForkAndReturn"
 SPIN_CHILD = "hostile_solvers:SpinningChild"
 FORK_AND_DIE = "hostile_solvers:ForkAndDie"
+
+
+def run_one(name: str) -> str | None:
+    """Run one solver on a small board with a long budget, as a campaign's pool worker would; its error."""
+    return run_solver(get_solver(name), parse_board("HHH\n121"), Mode.LOCAL, limits=Limits(cpu=60, idle=60)).error

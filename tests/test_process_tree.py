@@ -236,24 +236,26 @@ def test_a_persistent_program_ignoring_the_end_of_its_input_ends_with_the_campai
 
 
 def test_killing_a_campaign_with_sigkill_ends_its_workers_sandboxes_and_programs(tmp_path):
+    """A campaign's pool (workqueue.run_tasks, two workers) runs a sandboxed solver whose child spins in its
+    own session, and a program whose child does the same; kill -9 of the campaign's process ends them all."""
     pids = tmp_path / "pids"
     code = ("import sys\n"
             "import hostile_solvers\n"
-            "from pathlib import Path\n"
-            "from minecheck.campaign import Config, run_campaign\n"
+            "from minecheck.workqueue import run_tasks\n"
             "hostile_solvers._Hostile.pids = sys.argv[1]\n"
-            "config = Config(7, (hostile_solvers.SPIN_CHILD, 'cmd:' + sys.argv[2]), ('exact',), 'reveal', timeout=60)\n"
-            "run_campaign(config, Path(sys.argv[3]), boards=4, jobs=2)\n")
-    campaign = subprocess.Popen([sys.executable, "-c", code, str(pids), hostile("spinning_child.py", pids, "--setsid"),
-                                 str(tmp_path / "out")], cwd=TESTS)
+            "run_tasks(iter([hostile_solvers.SPIN_CHILD, 'cmd:' + sys.argv[2]]),\n"
+            "          lambda pool, name: pool.submit(hostile_solvers.run_one, name), print,\n"
+            "          lambda name, why: why, jobs=2)\n")
+    campaign = subprocess.Popen([sys.executable, "-c", code, str(pids), hostile("spinning_child.py", pids, "--setsid")],
+                                cwd=TESTS)
     try:
         deadline = time.monotonic() + 30
-        while len(recorded(pids)) < 3 and time.monotonic() < deadline:  # a solver's child, a program and its child
+        while len(recorded(pids)) < 3 and time.monotonic() < deadline:  # the solver's child, the program, its child
             time.sleep(0.05)
         below = [p.pid for p in members(processes(), campaign.pid) if p.pid != campaign.pid]
     finally:
         campaign.send_signal(signal.SIGKILL)
         campaign.wait()
-    assert len(below) >= 2 + 3, "two workers at least, and the hostile processes"
+    assert len(below) >= 2 + 1 + 1 + 3, "two workers, a sandbox, a guardian, and the hostile processes"
     pids.write_text("".join(f"{pid}\n" for pid in below) + pids.read_text())
-    assert_none_left(pids, 5)
+    assert_none_left(pids, 7)
