@@ -42,6 +42,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import cache
 from typing import Any
 
 DEFAULT_MEMORY_MIB = 2048
@@ -281,22 +282,28 @@ PR_SET_CHILD_SUBREAPER = 36
 PR_GET_CHILD_SUBREAPER = 37
 
 
+@cache
+def _libc():
+    import ctypes  # here: the command line starts without it
+
+    return ctypes.CDLL(None, use_errno=True)
+
+
 def prctl(option: int, value: int) -> bool:
     """Linux's prctl(2) through libc; False where it cannot be called."""
     try:
-        import ctypes
-
-        return ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0) == 0
+        return _libc().prctl(option, value, 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False
 
 
 def is_subreaper() -> bool:
+    """Whether orphans below this process come to it (PR_SET_CHILD_SUBREAPER) rather than to init."""
     try:
         import ctypes
 
         flag = ctypes.c_int(0)
-        ctypes.CDLL(None, use_errno=True).prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(flag), 0, 0, 0)
+        _libc().prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(flag), 0, 0, 0)
         return bool(flag.value)
     except (OSError, AttributeError):
         return False
@@ -349,7 +356,17 @@ def _end_worker(signum, frame) -> None:
     os._exit(128 + signal.SIGTERM)
 
 
-_adopting_lock = threading.Lock()
+_adopting_lock = threading.Lock()  # one thread at a time makes this process a subreaper, and unmakes it
+
+
+def _fresh_adopting_lock() -> None:
+    """After a fork: the child's copy of the lock may be held by a thread that did not come along."""
+    global _adopting_lock
+    _adopting_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_adopting_lock)
 
 
 def reap_adopted(pids: set[int]) -> None:
