@@ -22,6 +22,7 @@ every solver (``minecheck.isolation``), over the program's whole tree.
 from __future__ import annotations
 
 import os
+import select
 import selectors
 import shlex
 import signal
@@ -35,6 +36,7 @@ from functools import cache
 from minecheck.answers import Answers, Mode, SolverResult
 from minecheck.board import Board
 from minecheck.isolation import (
+    FORK_LOCK,
     KILL_WAIT,
     SUPPORTED,
     Limits,
@@ -250,17 +252,21 @@ def _spawn(command: tuple[str, ...], env: dict, cwd: str | None) -> _Process:
         process = _Process(command, **pipes, env=env, cwd=cwd, start_new_session=True)
         process.guarded, process.tree = False, Tree(process.pid)
         return process
-    report_read, report_write = os.pipe()
-    try:
-        process = _Process([sys.executable, "-I", "-S", "-c", _guardian_code(), str(os.getpid()), str(report_write),
-                            *command], **pipes, env=env, cwd=cwd, start_new_session=True, pass_fds=(report_write,))
-    except BaseException:
-        os.close(report_read)
-        raise
-    finally:
-        os.close(report_write)
+    with FORK_LOCK:  # (see there) no sandbox forked meanwhile holds the report's write end
+        report_read, report_write = os.pipe()
+        try:
+            process = _Process([sys.executable, "-I", "-S", "-c", _guardian_code(), str(os.getpid()),
+                                str(report_write), *command], **pipes, env=env, cwd=cwd, start_new_session=True,
+                               pass_fds=(report_write,))
+        except BaseException:
+            os.close(report_read)
+            raise
+        finally:
+            os.close(report_write)
+        _PIPES.update((fd, os.fstat(fd).st_ino) for fd in (process.stdin.fileno(), process.stdout.fileno(),
+                                                             process.stderr.fileno()))
     process.guarded, process.tree = True, Tree(process.pid, own=False)
-    report = _read_to_end(report_read)
+    report = _read_report(report_read, process.pid)
     if report != b"0":  # an errno: the exec failed (or, empty, the guardian itself did not get that far)
         _end(process, grace=KILL_WAIT)
         code = int(report) if report.isdigit() else 0
@@ -270,14 +276,23 @@ def _spawn(command: tuple[str, ...], env: dict, cwd: str | None) -> _Process:
     return process
 
 
-def _read_to_end(fd: int) -> bytes:
-    chunks = []
+def _read_report(fd: int, guardian: int) -> bytes:
+    """The guardian's one line on ``fd`` (without its newline); empty if the guardian ended without one.
+
+    Its end of file is not awaited: a process forked elsewhere meanwhile could hold the pipe open."""
+    data = b""
     try:
-        while chunk := os.read(fd, 64):
-            chunks.append(chunk)
+        while b"\n" not in data:
+            if select.select([fd], [], [], 0.05)[0]:
+                chunk = os.read(fd, 64)
+                if not chunk:
+                    break
+                data += chunk
+            elif ended(guardian):
+                break
     finally:
         os.close(fd)
-    return b"".join(chunks)
+    return data.split(b"\n")[0]
 
 
 def _widen(fd: int) -> None:
@@ -311,11 +326,42 @@ def _end(process: _Process, grace: float = 0.0) -> int:
     status = process.wait()
     for stream in (process.stdin, process.stdout, process.stderr):
         if stream is not None:
-            try:
-                stream.close()
-            except OSError:
-                pass
+            _close(stream)
     return status
+
+
+def _close(stream) -> None:
+    """Close one of this process's ends of a program's pipes."""
+    if not stream.closed:
+        _PIPES.discard((stream.fileno(), os.fstat(stream.fileno()).st_ino))
+    try:
+        stream.close()
+    except OSError:
+        pass
+
+
+_PIPES: set[tuple[int, int]] = set()  # (descriptor, inode) of this process's ends of its programs' pipes
+
+
+def _hide_pipes_in_child() -> None:
+    """In a child forked from this process (a sandbox, by another thread), point the descriptors of the
+    programs' pipes at /dev/null: a copy of a program's standard input held there would keep the program
+    from ever seeing its end, and it would be stopped as idle, depending on which thread forked when."""
+    if not _PIPES:
+        return
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd, inode in _PIPES:  # not closed: the child's copies of the file objects will close these numbers
+        try:
+            if os.fstat(fd).st_ino == inode:  # still that pipe (a descriptor left unclosed may have a new use)
+                os.dup2(null, fd, inheritable=False)
+        except OSError:
+            pass
+    os.close(null)
+    _PIPES.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_hide_pipes_in_child)
 
 
 def _signal(pid: int, sig: int) -> None:
@@ -347,9 +393,16 @@ def _exchange(process: _Process, request: bytes, run: _Run, limits: Limits, unti
     def done() -> bool:
         if run.overflow:
             return True
-        if until_exit:
-            return len(state["closed"]) == 2 and ended(process.pid)
-        return b"\n" in run.out or process.stdout in state["closed"] or ended(process.pid)
+        if until_exit and len(state["closed"]) == 2:
+            return ended(process.pid)
+        if until_exit and process.guarded and ended(process.pid):
+            # the guardian ends after the program's whole tree: no more output can come (the pipes may
+            # not reach their end: a process forked elsewhere, e.g. by a library, could hold them open)
+            for key in list(selector.get_map().values()):
+                if key.fileobj is not process.stdin:
+                    _drain(process, key, selector, state, run, until_empty=True)
+            return True
+        return not until_exit and (b"\n" in run.out or process.stdout in state["closed"] or ended(process.pid))
 
     def answered(seconds: float) -> bool:
         deadline = time.monotonic() + seconds
@@ -374,9 +427,13 @@ def _exchange(process: _Process, request: bytes, run: _Run, limits: Limits, unti
     return stop
 
 
-def _drain(process: _Process, key: selectors.SelectorKey, selector, state: dict, run: _Run) -> None:
-    """Read what a pipe holds until it is empty (DRAIN_READS reads at most, to let the rest have a turn)."""
-    for _ in range(DRAIN_READS):
+def _drain(process: _Process, key: selectors.SelectorKey, selector, state: dict, run: _Run,
+           until_empty: bool = False) -> None:
+    """Read what a pipe holds until it is empty (DRAIN_READS reads at most, to let the rest have a turn,
+    unless ``until_empty``)."""
+    reads = 0
+    while until_empty or reads < DRAIN_READS:
+        reads += 1
         try:
             data = os.read(key.fd, READ_SIZE)
         except BlockingIOError:
@@ -415,7 +472,7 @@ def _write_some(process: subprocess.Popen, selector, state: dict, close_after: b
     if not pending:
         selector.unregister(process.stdin)
         if close_after:
-            process.stdin.close()
+            _close(process.stdin)
         else:
             os.set_blocking(process.stdin.fileno(), True)
 
@@ -494,7 +551,7 @@ def _guardian() -> None:  # pragma: no cover - runs in the guardian process (its
     failed = os.read(failed_read, 32)
     os.close(failed_read)
     try:
-        os.write(report, failed or b"0")
+        os.write(report, (failed or b"0") + b"\n")
         os.close(report)
     except OSError:  # the owner is gone: the loop below sees it
         pass

@@ -357,16 +357,21 @@ def _end_worker(signum, frame) -> None:
 
 
 _adopting_lock = threading.Lock()  # one thread at a time makes this process a subreaper, and unmakes it
+# Held while a pipe meant for one child has both ends in this process, until that child holds its end
+# and this process has closed it, and around every fork of a sandbox: a child forked by another thread
+# in between would hold a copy of the pipe's write end, and the reader would never see its end (a
+# thread of a dask worker starting a program while another forks a sandbox waited forever).
+FORK_LOCK = threading.Lock()
 
 
-def _fresh_adopting_lock() -> None:
-    """After a fork: the child's copy of the lock may be held by a thread that did not come along."""
-    global _adopting_lock
-    _adopting_lock = threading.Lock()
+def _fresh_locks() -> None:
+    """After a fork: the child's copies of the locks may be held by threads that did not come along."""
+    global _adopting_lock, FORK_LOCK
+    _adopting_lock, FORK_LOCK = threading.Lock(), threading.Lock()
 
 
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_fresh_adopting_lock)
+    os.register_at_fork(after_in_child=_fresh_locks)
 
 
 def reap_adopted(pids: set[int]) -> None:
@@ -568,11 +573,14 @@ class Sandbox:
 
     def _fork(self) -> None:
         self.close()
-        parent, child = channel_pair()
         for stream in (sys.stdout, sys.stderr):  # else the child would print the caller's pending output again
             _flush(stream)
         caller = os.getpid()
-        pid = os.fork()
+        with FORK_LOCK:  # no other thread's child is forked holding this child's end of the channel
+            parent, child = channel_pair()
+            pid = os.fork()
+            if pid != 0:
+                child.close()
         if pid == 0:  # the child: serve calls until the caller goes away
             parent.close()
             code = 0
@@ -582,7 +590,6 @@ class Sandbox:
                 code = 70
             finally:
                 os._exit(code)
-        child.close()
         try:
             os.setpgid(pid, pid)  # also done in the child; whichever runs first wins the race
         except (ProcessLookupError, PermissionError):

@@ -11,6 +11,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -165,6 +166,29 @@ def test_a_program_that_cannot_start_is_still_a_crash_naming_it_and_why():
     assert result.error == "Crash: the program could not start: /no/such/solver --fast: No such file or directory"
     result = run_cmd(str(HOSTILE / "_hostile.py"))  # not executable
     assert result.error.endswith(": Permission denied")
+
+
+def test_a_child_forked_meanwhile_by_another_thread_does_not_keep_a_programs_input_open(tmp_path):
+    """A sandbox forked by another thread (of a dask worker) while a program reads its board gets a copy of
+    this process's end of the program's standard input; kept, the program would never see the end of the
+    board, and would be stopped as idle."""
+    script = tmp_path / "slow_reader.py"
+    script.write_text("import sys, time\ntime.sleep(0.5)\nsys.stdin.read()\nprint('{\"schema\": 1, \"cells\": []}')\n")
+    solver = ExternalSolver("slow", Program.parse(shlex.join([sys.executable, str(script)])))
+    big = board("/".join(["H" * 300] * 300))  # 90 kB: more than a pipe holds, so the input is open for 0.5 s
+    results = []
+    reader = threading.Thread(target=lambda: results.append(
+        run_solver(solver, big, Mode.LOCAL, limits=Limits(cpu=2.0, idle=1.5))))
+    reader.start()
+    time.sleep(0.25)
+    child = os.fork()
+    if child == 0:  # as a sandbox would: it lives on
+        time.sleep(5)
+        os._exit(0)
+    reader.join()
+    os.kill(child, signal.SIGKILL)
+    os.waitpid(child, 0)
+    assert results[0].error is None
 
 
 # -- Python solvers run in the sandbox ------------------------------------------------------------------
