@@ -249,7 +249,9 @@ def _spawn(command: tuple[str, ...], env: dict, cwd: str | None) -> _Process:
     (OSError, as from Popen, when the guardian reports that the program could not start)."""
     pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
     if not GUARDED:
-        process = _Process(command, **pipes, env=env, cwd=cwd, start_new_session=True)
+        with FORK_LOCK:
+            process = _Process(command, **pipes, env=env, cwd=cwd, start_new_session=True)
+            _track(process)
         process.guarded, process.tree = False, Tree(process.pid)
         return process
     with FORK_LOCK:  # (see there) no sandbox forked meanwhile holds the report's write end
@@ -263,8 +265,7 @@ def _spawn(command: tuple[str, ...], env: dict, cwd: str | None) -> _Process:
             raise
         finally:
             os.close(report_write)
-        _PIPES.update((fd, os.fstat(fd).st_ino) for fd in (process.stdin.fileno(), process.stdout.fileno(),
-                                                             process.stderr.fileno()))
+        _track(process)
     process.guarded, process.tree = True, Tree(process.pid, own=False)
     report = _read_report(report_read, process.pid)
     if report != b"0":  # an errno: the exec failed (or, empty, the guardian itself did not get that far)
@@ -328,6 +329,12 @@ def _end(process: _Process, grace: float = 0.0) -> int:
         if stream is not None:
             _close(stream)
     return status
+
+
+def _track(process: subprocess.Popen) -> None:
+    """Remember this process's ends of a program's pipes (see ``_hide_pipes_in_child``)."""
+    for stream in (process.stdin, process.stdout, process.stderr):
+        _PIPES.add((stream.fileno(), os.fstat(stream.fileno()).st_ino))
 
 
 def _close(stream) -> None:
@@ -501,8 +508,8 @@ def _guardian() -> None:  # pragma: no cover - runs in the guardian process (its
 
     A subreaper, so every process the program starts stays below it; when the program ends, when
     asked to (SIGTERM) or when its owner is gone (its parent changes), it kills all of them, waits for
-    each, and exits as the program did.  REPORT_FD receives "0" once the program runs, or the errno
-    of a failed exec.  Its own standard streams go to /dev/null: the pipes are the program's alone.
+    each, and exits as the program did.  REPORT_FD receives a line: "0" once the program runs, or the
+    errno of a failed exec.  Its own standard streams go to /dev/null: the pipes are the program's alone.
     """
     import _signal as signal  # the C module behind ``signal``: without its enums, this starts in 2/3 of the time
     import ctypes
