@@ -5,32 +5,62 @@ One board per run: the board's .mine text on standard input, ``MINECHECK_MODE`` 
 (for programs with a slow start, such as a JVM): the program is started once per worker and
 given one JSON request per line, answering one JSON object per line.
 
-The program may crash, hang, print garbage or never start; each is an answer to report
-(``Crash:``, ``Timeout:``, ``Protocol:`` errors, with the last lines of its standard error),
-never a crash of minecheck.  It runs in a session of its own, so a stop kills its children too,
-under the same CPU-time, memory and idle limits as every solver (``minecheck.running.sandbox``).
+The program may crash, hang, print garbage, flood its output or never start; each is an answer to
+report (``Crash:``, ``Timeout:``, ``Protocol:`` errors, with the last lines of its standard error),
+never a crash of minecheck.  Both pipes are drained as fast as the program writes, so a chatty
+program is never blocked and taken for idle: standard error keeps only its last lines, standard
+output past ``ANSWER_LIMIT`` ends the run with a finding naming that limit.
+
+On Linux the program runs under a *guardian* (``_guardian``): a small Python process, a subreaper
+that starts the program and outlives it, so that whatever the program starts - children,
+grandchildren, new sessions - stays below it and is killed and waited for when the program ends, when
+minecheck stops it, and when minecheck's process dies (even by SIGKILL: the guardian notices its
+parent change; the program dies with the guardian by PR_SET_PDEATHSIG).  The limits are those of
+every solver (``minecheck.running.sandbox``), over the program's whole tree.
 """
 
 from __future__ import annotations
 
 import os
+import select
 import selectors
 import shlex
+import signal
 import subprocess
+import sys
 import threading
-from collections import deque
+import time
 from dataclasses import dataclass, field, replace
+from functools import cache
 
 from minecheck.model.answers import Answers, Failure, FailureKind, Mode, SolverResult
 from minecheck.model.board import Board
 from minecheck.running.protocol import PROTOCOL_PREFIX, ProtocolError, board_text, decode_answer, request_line, seed_for
-from minecheck.running.sandbox import Limits, Stop, describe_status, kill_group, stop_failure, watch
+from minecheck.running.sandbox import (
+    FORK_LOCK,
+    KILL_WAIT,
+    SUPPORTED,
+    Limits,
+    Stop,
+    Tree,
+    describe_status,
+    ended,
+    kill_group,
+    reap_adopted,
+    stop_failure,
+    watch,
+)
 
 ALL_ANSWERS = frozenset({Answers.VERDICTS, Answers.PROBABILITIES, Answers.COUNTS, Answers.CONSISTENCY})
 BOTH_MODES = frozenset({Mode.LOCAL, Mode.GLOBAL})
 STDERR_LINES = 20  # the last lines of a program's standard error kept with its failure
 STDERR_CHARS = 4000
+STDERR_KEEP = 16 * STDERR_CHARS  # bytes of standard error kept as they come (the rest is read and dropped)
 ANSWER_LIMIT = 64 * 2**20  # bytes of standard output read at most: more is garbage, not an answer
+READ_SIZE = 1 << 20  # bytes asked of a pipe at a time
+DRAIN_READS = 16  # reads from one pipe before the other pipe and the watchdog get their turn
+PIPE_SIZE = 1 << 20  # the pipes' capacity asked of Linux (fewer switches between a writer and minecheck)
+GUARDED = SUPPORTED and bool(sys.executable)  # programs run under a guardian (else: directly, in a session)
 DEFAULT_LIMITS = Limits()  # when a program is run without limits (``solve`` rather than ``solve_limited``)
 
 
@@ -54,21 +84,49 @@ class Program:
 
 @dataclass
 class _Run:
-    """What a program printed, as it is read."""
+    """What a program printed, as it is read: its standard output (to ``limit`` bytes), the end of its
+    standard error."""
 
+    limit: int = ANSWER_LIMIT
     out: bytearray = field(default_factory=bytearray)
-    err: deque = field(default_factory=lambda: deque(maxlen=STDERR_LINES))
-    partial_err: bytearray = field(default_factory=bytearray)
+    err: bytearray = field(default_factory=bytearray)  # the last STDERR_KEEP bytes
+    overflow: bool = False  # more than ``limit`` bytes came on standard output
+
+    def add_out(self, data: bytes) -> None:
+        self.out += data
+        if len(self.out) > self.limit:
+            self.overflow = True
+            del self.out[self.limit:]
 
     def add_err(self, data: bytes) -> None:
-        self.partial_err += data
-        *lines, rest = self.partial_err.split(b"\n")
-        self.err.extend(line.decode("utf-8", "replace") for line in lines)
-        self.partial_err = bytearray(rest[-STDERR_CHARS:])
+        self.err += memoryview(data)[-STDERR_KEEP:]
+        del self.err[:-STDERR_KEEP]
+
+    def clear(self) -> None:
+        self.out.clear()
+        self.err.clear()
 
     def stderr_tail(self) -> str:
-        lines = list(self.err) + ([self.partial_err.decode("utf-8", "replace")] if self.partial_err else [])
-        return "\n".join(lines)[-STDERR_CHARS:]
+        """The last STDERR_LINES lines (and an unfinished one), at most STDERR_CHARS characters."""
+        lines = self.err.decode("utf-8", "replace").split("\n")
+        partial = lines.pop()
+        return "\n".join(lines[-STDERR_LINES:] + ([partial] if partial else []))[-STDERR_CHARS:]
+
+    def overflow_error(self) -> Failure:
+        return Failure(FailureKind.CRASH, f"Crash: the program wrote more than {_size(self.limit)} to its standard "
+                                          "output", budget="output")
+
+
+def _size(count: int) -> str:
+    return f"{count / 2**20:g} MiB" if count % 2**20 == 0 else f"{count} bytes"
+
+
+class _Process(subprocess.Popen):
+    """A running program: the Popen of its guardian (of the program itself where there is none), and its
+    process tree as the watchdog reads it (without the guardian's own CPU and memory)."""
+
+    guarded: bool
+    tree: Tree
 
 
 class ExternalSolver:
@@ -76,13 +134,14 @@ class ExternalSolver:
 
     runs_own_process = True
 
-    def __init__(self, name: str, program: Program):
+    def __init__(self, name: str, program: Program, answer_limit: int = ANSWER_LIMIT):
         self.name = name
         self.program = program
         self.modes = program.modes
         self.answers = program.answers
+        self.answer_limit = answer_limit  # bytes of standard output at most (lower in tests)
         self._lock = threading.Lock()
-        self._process: subprocess.Popen | None = None
+        self._process: _Process | None = None
         self._pending: _Run | None = None
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
@@ -102,11 +161,13 @@ class ExternalSolver:
         process = self._start(env)
         if isinstance(process, SolverResult):
             return replace(process, mode=mode)
-        run = _Run()
+        run = _Run(self.answer_limit)
         stop = _exchange(process, board_text(board).encode(), run, limits, until_exit=True)
+        status = _end(process, grace=0.0 if stop is not None or run.overflow else KILL_WAIT)
         if stop is not None:
             return self._stopped(mode, stop, limits, run)
-        status = process.wait()
+        if run.overflow:
+            return self._failed(mode, run.overflow_error(), run)
         if status != 0:
             return self._failed(mode, _crash(_status_text(status)), run)
         return self._decode(bytes(run.out), board, mode, run)
@@ -114,27 +175,28 @@ class ExternalSolver:
     # -- one process per worker, a line per request ------------------------------------------------
 
     def _ask(self, board: Board, mode: Mode, limits: Limits) -> SolverResult:
-        if self._process is None or self._process.poll() is not None:
+        if self._process is not None and ended(self._process.pid):
+            self.close()  # it ended between requests (and what it left running with it)
+        if self._process is None:
             started = self._start({**os.environ, "MINECHECK_PERSISTENT": "1"})
             if isinstance(started, SolverResult):
                 return replace(started, mode=mode)
-            self._process, self._pending = started, _Run()
+            self._process, self._pending = started, _Run(self.answer_limit)
         process, run = self._process, self._pending
         assert run is not None
-        run.out.clear()
-        run.err.clear()
+        run.clear()
         late = _pending_output(process)
         if late:  # printed after its last answer: it is out of step with its requests
             self.close()
             return self._failed(mode, _protocol(f"more than one line for one request (after the last answer it "
                                                 f"printed {late[:80]!r}); started afresh"), run)
         stop = _exchange(process, (request_line(board, mode) + "\n").encode(), run, limits, until_exit=False)
-        if stop is not None:
+        if stop is not None or run.overflow:
             self.close()
-            return self._stopped(mode, stop, limits, run)
+            return self._stopped(mode, stop, limits, run) if stop else self._failed(mode, run.overflow_error(), run)
         if b"\n" not in run.out:  # the program ended instead of answering
-            status = process.wait()
-            self.close()
+            status = _end(process, grace=KILL_WAIT)  # (one that closed its output and runs on is stopped)
+            self._process = None
             return self._failed(mode, _crash(_status_text(status) + " (in persistent mode it must answer a line "
                                              "per request and keep running)"), run)
         line, _, rest = bytes(run.out).partition(b"\n")
@@ -147,10 +209,9 @@ class ExternalSolver:
 
     # -- shared ------------------------------------------------------------------------------------
 
-    def _start(self, env: dict) -> subprocess.Popen | SolverResult:
+    def _start(self, env: dict) -> _Process | SolverResult:
         try:
-            return subprocess.Popen(self.program.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, env=env, cwd=self.program.cwd, start_new_session=True)
+            return _spawn(self.program.command, env, self.program.cwd)
         except OSError as err:
             return SolverResult(self.name, Mode.LOCAL, failure=_crash(
                 f"Crash: the program could not start: {shlex.join(self.program.command)}: {err.strerror or err}"))
@@ -168,7 +229,7 @@ class ExternalSolver:
         return SolverResult(self.name, mode, failure=replace(failure, stderr=run.stderr_tail()))
 
     def close(self) -> None:
-        """Stop the persistent program, if it runs (and anything it started)."""
+        """Stop the persistent program, if it runs, with everything it started."""
         if self._process is not None:
             _end(self._process)
             self._process = None
@@ -180,8 +241,151 @@ class ExternalSolver:
             pass
 
 
-def _exchange(process: subprocess.Popen, request: bytes, run: _Run, limits: Limits, until_exit: bool) -> Stop | None:
-    """Send the request and read the answer - all output until the program ends, or one line - within the limits."""
+# -- starting and ending a program --------------------------------------------------------------------
+
+def _spawn(command: tuple[str, ...], env: dict, cwd: str | None) -> _Process:
+    """Start a program, its standard streams piped to this process: under a guardian where Linux allows
+    (OSError, as from Popen, when the guardian reports that the program could not start)."""
+    pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
+    if not GUARDED:
+        with FORK_LOCK:
+            process = _Process(command, **pipes, env=env, cwd=cwd, start_new_session=True)
+            _track(process)
+        process.guarded, process.tree = False, Tree(process.pid)
+        return process
+    with FORK_LOCK:  # (see there) no sandbox forked meanwhile holds the report's write end
+        report_read, report_write = os.pipe()
+        try:
+            process = _Process([sys.executable, "-I", "-S", "-c", _guardian_code(), str(os.getpid()),
+                                str(report_write), *command], **pipes, env=env, cwd=cwd, start_new_session=True,
+                               pass_fds=(report_write,))
+        except BaseException:
+            os.close(report_read)
+            raise
+        finally:
+            os.close(report_write)
+        _track(process)
+    process.guarded, process.tree = True, Tree(process.pid, own=False)
+    report = _read_report(report_read, process.pid)
+    if report != b"0":  # an errno: the exec failed (or, empty, the guardian itself did not get that far)
+        _end(process, grace=KILL_WAIT)
+        code = int(report) if report.isdigit() else 0
+        raise OSError(code, os.strerror(code) if code else "its runner ended before starting it")
+    for stream in (process.stdout, process.stderr):
+        _widen(stream.fileno())
+    return process
+
+
+def _read_report(fd: int, guardian: int) -> bytes:
+    """The guardian's one line on ``fd`` (without its newline); empty if the guardian ended without one.
+
+    Its end of file is not awaited: a process forked elsewhere meanwhile could hold the pipe open."""
+    data = b""
+    try:
+        while b"\n" not in data:
+            if select.select([fd], [], [], 0.05)[0]:
+                chunk = os.read(fd, 64)
+                if not chunk:
+                    break
+                data += chunk
+            elif ended(guardian):
+                break
+    finally:
+        os.close(fd)
+    return data.split(b"\n")[0]
+
+
+def _widen(fd: int) -> None:
+    """Ask for a larger pipe, so that a program writing much is switched out less often (no matter if refused)."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
+    except (OSError, AttributeError, ImportError):
+        pass
+
+
+def _end(process: _Process, grace: float = 0.0) -> int:
+    """Stop a program with everything it started, unless it ends by itself within ``grace`` seconds, and
+    wait for it; its exit status.
+
+    A guardian told to stop (SIGTERM) kills the program's tree and waits for it, then exits: the
+    tree ends complete and leaves no zombie.  A guardian that does not (killed itself, or none), is
+    killed with the tree from here (``Tree.kill``).
+    """
+    if process.returncode is None:
+        if not ended(process.pid, grace) and process.guarded:
+            _signal(process.pid, signal.SIGTERM)
+        if not ended(process.pid, KILL_WAIT if process.guarded else 0.0):
+            reap_adopted(process.tree.kill())
+            ended(process.pid, KILL_WAIT)
+        # not waited for yet, the root still holds its id: what its tree left (a guardian killed from below)
+        kill_group(process.pid)
+        if process.tree.seen:
+            reap_adopted(process.tree.kill(include_root=False))
+    status = process.wait()
+    for stream in (process.stdin, process.stdout, process.stderr):
+        if stream is not None:
+            _close(stream)
+    return status
+
+
+def _track(process: subprocess.Popen) -> None:
+    """Remember this process's ends of a program's pipes (see ``_hide_pipes_in_child``)."""
+    for stream in (process.stdin, process.stdout, process.stderr):
+        _PIPES.add((stream.fileno(), os.fstat(stream.fileno()).st_ino))
+
+
+def _close(stream) -> None:
+    """Close one of this process's ends of a program's pipes."""
+    if not stream.closed:
+        _PIPES.discard((stream.fileno(), os.fstat(stream.fileno()).st_ino))
+    try:
+        stream.close()
+    except OSError:
+        pass
+
+
+_PIPES: set[tuple[int, int]] = set()  # (descriptor, inode) of this process's ends of its programs' pipes
+
+
+def _hide_pipes_in_child() -> None:
+    """In a child forked from this process (a sandbox, by another thread), point the descriptors of the
+    programs' pipes at /dev/null: a copy of a program's standard input held there would keep the program
+    from ever seeing its end, and it would be stopped as idle, depending on which thread forked when."""
+    if not _PIPES:
+        return
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd, inode in _PIPES:  # not closed: the child's copies of the file objects will close these numbers
+        try:
+            if os.fstat(fd).st_ino == inode:  # still that pipe (a descriptor left unclosed may have a new use)
+                os.dup2(null, fd, inheritable=False)
+        except OSError:
+            pass
+    os.close(null)
+    _PIPES.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_hide_pipes_in_child)
+
+
+def _signal(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+# -- talking to a program -----------------------------------------------------------------------------
+
+def _exchange(process: _Process, request: bytes, run: _Run, limits: Limits, until_exit: bool) -> Stop | None:
+    """Send the request and read the answer - all output until the program's tree ends, or one line - within
+    the limits (a stop ends the program; so does more output than ``run.limit``).
+
+    Between two looks of the watchdog at the tree's usage, both pipes are read as fast as the program
+    fills them: a program blocked on a full pipe uses no CPU, and would be stopped as idle.
+    """
     selector = selectors.DefaultSelector()
     assert process.stdin and process.stdout and process.stderr
     for stream in (process.stdout, process.stderr):
@@ -192,46 +396,64 @@ def _exchange(process: subprocess.Popen, request: bytes, run: _Run, limits: Limi
         os.set_blocking(process.stdin.fileno(), False)
         selector.register(process.stdin, selectors.EVENT_WRITE)
 
-    def answered(seconds: float) -> bool:
-        for key, _ in selector.select(seconds) if selector.get_map() else ():
-            if key.fileobj is process.stdin:
-                _write_some(process, selector, state, until_exit)
-                continue
-            try:
-                data = os.read(key.fd, 1 << 16)
-            except BlockingIOError:
-                continue
-            if not data:
-                selector.unregister(key.fileobj)
-                state["closed"].add(key.fileobj)
-            elif key.fileobj is process.stdout:
-                run.out += data
-            else:
-                run.add_err(data)
-        if not selector.get_map():
-            process_ended(seconds)
-        if len(run.out) > ANSWER_LIMIT:
+    def done() -> bool:
+        if run.overflow:
             return True
-        if until_exit:
-            return len(state["closed"]) == 2 and process.poll() is not None
-        return b"\n" in run.out or process.stdout in state["closed"] or process.poll() is not None
+        if until_exit and len(state["closed"]) == 2:
+            return ended(process.pid)
+        if until_exit and process.guarded and ended(process.pid):
+            # the guardian ends after the program's whole tree: no more output can come (the pipes may
+            # not reach their end: a process forked elsewhere, e.g. by a library, could hold them open)
+            for key in list(selector.get_map().values()):
+                if key.fileobj is not process.stdin:
+                    _drain(process, key, selector, state, run, until_empty=True)
+            return True
+        return not until_exit and (b"\n" in run.out or process.stdout in state["closed"] or ended(process.pid))
 
-    def process_ended(seconds: float) -> None:
-        try:
-            process.wait(seconds)
-        except subprocess.TimeoutExpired:
-            pass
+    def answered(seconds: float) -> bool:
+        deadline = time.monotonic() + seconds
+        while not done():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            if not selector.get_map():  # both pipes closed: only the program's end is awaited
+                ended(process.pid, left)
+                continue
+            for key, _ in selector.select(left):
+                if key.fileobj is process.stdin:
+                    _write_some(process, selector, state, until_exit)
+                else:
+                    _drain(process, key, selector, state, run)
+        return True
 
     try:
-        stop = watch(process.pid, limits, answered, resident_cap_mib=limits.memory_mib)
+        stop = watch(process.pid, limits, answered, resident_cap_mib=limits.memory_mib, usage=process.tree.usage)
     finally:
         selector.close()
-    if stop is not None:
-        _end(process)
-    elif len(run.out) > ANSWER_LIMIT:
-        _end(process)
-        run.out[:] = b"<more than 64 MiB of output>"
     return stop
+
+
+def _drain(process: _Process, key: selectors.SelectorKey, selector, state: dict, run: _Run,
+           until_empty: bool = False) -> None:
+    """Read what a pipe holds until it is empty (DRAIN_READS reads at most, to let the rest have a turn,
+    unless ``until_empty``)."""
+    reads = 0
+    while until_empty or reads < DRAIN_READS:
+        reads += 1
+        try:
+            data = os.read(key.fd, READ_SIZE)
+        except BlockingIOError:
+            return
+        if not data:
+            selector.unregister(key.fileobj)
+            state["closed"].add(key.fileobj)
+            return
+        if key.fileobj is process.stdout:
+            run.add_out(data)
+            if run.overflow:
+                return
+        else:
+            run.add_err(data)
 
 
 def _pending_output(process: subprocess.Popen) -> bytes:
@@ -256,24 +478,9 @@ def _write_some(process: subprocess.Popen, selector, state: dict, close_after: b
     if not pending:
         selector.unregister(process.stdin)
         if close_after:
-            process.stdin.close()
+            _close(process.stdin)
         else:
             os.set_blocking(process.stdin.fileno(), True)
-
-
-def _end(process: subprocess.Popen) -> None:
-    kill_group(process.pid)
-    try:
-        process.kill()
-    except ProcessLookupError:
-        pass
-    process.wait()
-    for stream in (process.stdin, process.stdout, process.stderr):
-        if stream is not None:
-            try:
-                stream.close()
-            except OSError:
-                pass
 
 
 def _crash(message: str) -> Failure:
@@ -291,3 +498,137 @@ def _status_text(status: int) -> str:
         return "Crash: " + describe_status(-status & 0x7F).replace("the solver's process", "the program")
     return f"Crash: the program exited with status {status}"
 
+
+# -- the guardian -------------------------------------------------------------------------------------
+
+@cache
+def _guardian_code() -> str:
+    """The guardian's program: the source of ``_guardian``, run alone by a fresh ``python -I -S`` (so it
+    starts in milliseconds and nothing of minecheck or of the environment's Python settings is loaded)."""
+    import inspect
+    import textwrap
+
+    return textwrap.dedent(inspect.getsource(_guardian)) + "\n_guardian()\n"
+
+
+def _guardian() -> None:  # pragma: no cover - runs in the guardian process (its tests are the hostile programs)
+    """Run ``argv[3:]`` and outlive it: ``python -c CODE OWNER REPORT_FD PROGRAM [ARGS...]``.
+
+    A subreaper, so every process the program starts stays below it; when the program ends, when
+    asked to (SIGTERM) or when its owner is gone (its parent changes), it kills all of them, waits for
+    each, and exits as the program did.  REPORT_FD receives a line: "0" once the program runs, or the
+    errno of a failed exec.  Its own standard streams go to /dev/null: the pipes are the program's alone.
+    """
+    import _signal as signal  # the C module behind ``signal``: without its enums, this starts in 2/3 of the time
+    import ctypes
+    import os
+    import sys
+    import time
+
+    def execute(argv: list[str]) -> None:
+        """os.execvp, searching PATH the same way, without the import of ``warnings`` it makes."""
+        if os.sep in argv[0]:
+            os.execv(argv[0], argv)
+        first = last = None
+        for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+            try:
+                os.execv(os.path.join(folder, argv[0]), argv)
+            except (FileNotFoundError, NotADirectoryError) as err:
+                last = err
+            except OSError as err:  # found, but not runnable: the error to report, unless another one runs
+                last, first = err, first or err
+        raise first or last or FileNotFoundError(2, "No such file or directory")
+
+    owner, report, argv = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: the program's orphans come here
+    awaited = {signal.SIGCHLD, signal.SIGTERM}
+    signal.pthread_sigmask(signal.SIG_BLOCK, awaited)  # taken by sigtimedwait below, never by a handler
+    me = os.getpid()
+    if os.getppid() != owner:  # the owner died while this started
+        os._exit(1)
+    failed_read, failed_write = os.pipe()  # closed by a successful exec (close-on-exec), else carries errno
+    program = os.fork()
+    if program == 0:
+        try:
+            os.close(failed_read)
+            os.close(report)
+            signal.pthread_sigmask(signal.SIG_SETMASK, set())
+            for ignored in (signal.SIGPIPE, signal.SIGXFSZ):  # ignored by Python; a program expects them default
+                signal.signal(ignored, signal.SIG_DFL)
+            prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG: the program dies with its guardian
+            if os.getppid() == me:
+                execute(argv)
+        except OSError as err:
+            os.write(failed_write, str(err.errno or 0).encode())
+        os._exit(127)
+    os.close(failed_write)
+    failed = os.read(failed_read, 32)
+    os.close(failed_read)
+    try:
+        os.write(report, (failed or b"0") + b"\n")
+        os.close(report)
+    except OSError:  # the owner is gone: the loop below sees it
+        pass
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+    status = None
+
+    def reap() -> bool:
+        """Wait for every child that has ended; False when none is left (none below at all: a subreaper)."""
+        nonlocal status
+        while True:
+            try:
+                pid, code = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return False
+            if pid == 0:
+                return True
+            if pid == program:
+                status = code
+
+    def below() -> list[int]:
+        """The live processes descended from this one, read from /proc."""
+        children: dict[int, list[int]] = {}
+        for entry in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    fields = f.read().rsplit(b")", 1)[1].split()
+            except (OSError, IndexError):  # gone meanwhile
+                continue
+            if fields[0] not in (b"Z", b"X"):
+                children.setdefault(int(fields[1]), []).append(int(entry))
+        found, todo = [], list(children.get(me, ()))
+        while todo:
+            pid = todo.pop()
+            found.append(pid)
+            todo += children.get(pid, ())
+        return found
+
+    while reap() and status is None and os.getppid() == owner:
+        signalled = signal.sigtimedwait(awaited, 0.25)
+        if signalled is not None and signalled.si_signo == signal.SIGTERM:
+            break
+    deadline = time.monotonic() + 5
+    while reap() and time.monotonic() < deadline:
+        for pid in below():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.002)
+    if status is None or not os.WIFSIGNALED(status):
+        os._exit(1 if status is None else os.waitstatus_to_exitcode(status))
+    import resource
+
+    sig = os.WTERMSIG(status)  # end as the program did: by the same signal, without a core of this process
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    try:
+        signal.signal(sig, signal.SIG_DFL)
+    except (OSError, ValueError):
+        pass
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {sig})
+    os.kill(me, sig)
+    os._exit(128 + sig)

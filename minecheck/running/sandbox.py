@@ -1,17 +1,20 @@
 """Solvers run where they cannot take minecheck down, under budgets that do not depend on load.
 
 A solver call runs in a *sandbox*: a child forked from the calling thread, kept for the next
-call, in a process group of its own (so the group holds any program it starts).  Each call has:
+call, in a process group of its own and a *subreaper* (PR_SET_CHILD_SUBREAPER): every process a
+call starts stays below it, whatever it does (forks twice, moves to a session of its own, exits
+leaving children), and all are killed and waited for when the call ends.  Its *tree* - the child,
+what descends from it, its group (``members``) - is what the limits apply to.  Each call has:
 
-* a CPU-time budget: the group's CPU seconds, not wall-clock seconds, so a busy machine and a
+* a CPU-time budget: the tree's CPU seconds, not wall-clock seconds, so a busy machine and a
   quiet one stop the same solvers (inside the child an ITIMER_PROF signal stops Python code at
-  the budget; the watchdog in the caller kills the group a little past it, for code that never
-  returns to Python; and the child dies with the thread that forked it, so none is left behind.
-  RLIMIT_CPU is not used: raised call after call in a long-lived process, Linux sent SIGXCPU
-  seconds before the limit, stopping innocent runs);
+  the budget; the watchdog in the caller kills the tree a little past it, for code that never
+  returns to Python and for children computing; and the child dies with the thread that forked
+  it, so none is left behind.  RLIMIT_CPU is not used: raised call after call in a long-lived
+  process, Linux sent SIGXCPU seconds before the limit, stopping innocent runs);
 * a memory limit: the address space the call may add (RLIMIT_AS in the child, so Python raises
-  MemoryError), and the group's resident memory for programs it starts;
-* an idle stop: a solver whose group uses no CPU for ``idle`` seconds is blocked or asleep, not
+  MemoryError), and the tree's resident memory for programs it starts;
+* an idle stop: a solver whose tree uses no CPU for ``idle`` seconds is blocked or asleep, not
   computing, and is stopped (a load-independent answer too: a computing solver on a busy
   machine still gets some CPU in every window).
 
@@ -35,9 +38,11 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from functools import cache
 from typing import Any
 
 from minecheck.model.answers import Failure, FailureKind
@@ -134,21 +139,35 @@ def describe_error(err: BaseException) -> str:
     return f"{type(err).__name__}: {err}{where}"
 
 
-# -- the process group's usage, read from /proc ----------------------------------------------------
+# -- a solver's processes, read from /proc ---------------------------------------------------------
 
 @dataclass(frozen=True)
 class Usage:
-    cpu: float  # seconds, user + system, of the group's processes and the children they waited for
+    cpu: float  # seconds, user + system, of the tree's processes and the children they waited for
     rss_mib: float
 
 
-def group_usage(pgid: int) -> Usage:
-    """CPU and resident memory of every process in a process group (0 for a group that is gone)."""
-    ticks, pages = 0, 0
+@dataclass(frozen=True)
+class Proc:
+    """One line of /proc/<pid>/stat, the fields the watchdog reads."""
+
+    pid: int
+    ppid: int
+    pgid: int
+    zombie: bool
+    own_ticks: int  # user + system time of the process itself (all its threads)
+    child_ticks: int  # ... of the children it has waited for, and of theirs
+    pages: int  # resident
+    start: int  # clock ticks after boot: with the pid, names the process (ids are reused)
+
+
+def processes() -> dict[int, Proc]:
+    """Every process of the machine, read from /proc (an empty table where there is no /proc)."""
+    table: dict[int, Proc] = {}
     try:
         entries = os.listdir("/proc")
     except OSError:
-        return Usage(0.0, 0.0)
+        return table
     for entry in entries:
         if not entry.isdigit():
             continue
@@ -157,57 +176,115 @@ def group_usage(pgid: int) -> Usage:
                 stat = f.read()
         except OSError:
             continue
-        fields = stat[stat.rfind(b")") + 2:].split()
-        if int(fields[2]) != pgid:  # fields after the command: state, ppid, pgrp, ...
+        fields = stat[stat.rfind(b")") + 2:].split()  # after the command: state, ppid, pgrp, ...
+        table[int(entry)] = Proc(int(entry), int(fields[1]), int(fields[2]), fields[0] in (b"Z", b"X"),
+                                 int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14]),
+                                 int(fields[21]), int(fields[19]))
+    return table
+
+
+def members(table: dict[int, Proc], root: int, seen: dict[int, int] | None = None) -> list[Proc]:
+    """The root, every process descended from it, every process in its process group, and the processes
+    of ``seen`` (pid -> start time) that still run, with theirs: all that a solver's run started.
+
+    A process whose parent exits is re-parented (to the nearest subreaper, else to init), out of the
+    root's descent; the group and ``seen`` find it again unless it also left the group early.
+    """
+    children: dict[int, list[int]] = {}
+    for proc in table.values():
+        children.setdefault(proc.ppid, []).append(proc.pid)
+    todo = [root] + [p.pid for p in table.values() if p.pgid == root]
+    todo += [pid for pid, start in (seen or {}).items() if pid in table and table[pid].start == start]
+    found: dict[int, Proc] = {}
+    while todo:
+        pid = todo.pop()
+        if pid in found or pid not in table:
             continue
-        ticks += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
-        pages += int(fields[21])
+        found[pid] = table[pid]
+        todo += children.get(pid, ())
+    return list(found.values())
+
+
+def group_usage(root: int, own: bool = True) -> Usage:
+    """CPU and resident memory of a process, of everything descended from it and of its process group
+    (0 for one that is gone); without the root's own CPU and memory when ``own`` is False (a runner
+    that only waits, such as the guardian of a program)."""
+    return _usage(members(processes(), root), root, own)
+
+
+def _usage(procs: list[Proc], root: int, own: bool) -> Usage:
+    ticks = sum(p.child_ticks + (p.own_ticks if own or p.pid != root else 0) for p in procs)
+    pages = sum(p.pages for p in procs if own or p.pid != root)
     return Usage(ticks / _TICK, pages * _PAGE / 2**20)
 
 
-def watch(pgid: int, limits: Limits, answered: Callable[[float], bool],
-          resident_cap_mib: float | None = None, seen: list[str] | None = None) -> Stop | None:
-    """Wait until ``answered(seconds)`` reports an answer, or the group crosses a limit (which one).
+class Tree:
+    """A solver's processes as its watchdog sees them (``members``), remembered from one look to the next
+    so that those a dying root leaves behind are found and killed too."""
 
-    Resident memory stops the group above ``resident_cap_mib`` (default: the memory limit plus
-    what a forked copy of this process starts with).
+    def __init__(self, root: int, own: bool = True):
+        self.root, self.own = root, own
+        self.seen: dict[int, int] = {}  # pid -> start time, of the processes below the root seen alive
 
-    Most calls answer within the first poll, before the group's usage is read at all; the CPU
-    used before that first reading (at most FIRST_POLL seconds) is counted as if used.
+    def usage(self) -> Usage:
+        """The tree's usage now (``group_usage``); it also remembers the processes it holds."""
+        table = processes()
+        procs = members(table, self.root, self.seen)
+        self.seen = {p.pid: p.start for p in procs if p.pid != self.root}
+        return _usage(procs, self.root, self.own)
+
+    def kill(self, include_root: bool = True) -> set[int]:
+        """Kill the tree (the root too, unless ``include_root`` is False); the ids of the processes killed."""
+        return kill_tree(self.root, include_root, self.seen)
+
+
+KILL_WAIT = 2.0  # seconds a tree may take to die (a process in the kernel dies when it comes out)
+
+
+def kill_tree(root: int, include_root: bool = True, seen: dict[int, int] | None = None) -> set[int]:
+    """SIGKILL a process tree (``members``), the root last; the ids of the processes killed.
+
+    The root is stopped first (SIGSTOP), so it starts nothing while its descendants die; they are
+    killed round after round until none is left alive, as one may fork between a look and a kill.
+    Killed, they are zombies until their parent waits for them (``reap_adopted``).
     """
-    if answered(FIRST_POLL):
-        return None
-    start = group_usage(pgid).cpu - FIRST_POLL
-    progress_cpu, progress_at = start, time.monotonic()
-    began, wait = time.monotonic(), FIRST_POLL
-    polled = began
-    while not answered(wait):
-        usage = group_usage(pgid)
-        now = time.monotonic()
-        if now - polled > wait + WATCHDOG_STALL:  # the watchdog itself did not run (the whole job stopped,
-            progress_at = now                      # or starved): no evidence that the solver was idle
-        polled, wait = now, min(0.2, wait * 2)
-        if seen is not None:
-            seen[:] = [f"group CPU {usage.cpu - start:.2f} s (from {start:.2f}), resident {usage.rss_mib:.0f} MiB, "
-                       f"{now - began:.2f} s of wall"]
-        if limits.cpu is not None and usage.cpu - start > limits.cpu + limits.grace:
-            return Stop.CPU
-        if limits.memory_mib is not None and usage.rss_mib > (resident_cap_mib or _resident_cap(limits)):
-            return Stop.MEMORY
-        if usage.cpu - progress_cpu >= IDLE_PROGRESS:
-            progress_cpu, progress_at = usage.cpu, now
-        elif now - progress_at > limits.idle_after:
-            return Stop.IDLE
-    return None
+    if include_root:
+        _send(root, signal.SIGSTOP)
+    killed: set[int] = set()
+    deadline = time.monotonic() + KILL_WAIT
+    while True:
+        live = [p.pid for p in members(processes(), root, seen) if p.pid != root and not p.zombie]
+        if not live or time.monotonic() > deadline:
+            break
+        for pid in live:
+            _send(pid, signal.SIGKILL)
+        killed.update(live)
+        time.sleep(0.002)
+    if include_root:
+        _send(root, signal.SIGKILL)
+    return killed
 
 
-def _resident_cap(limits: Limits) -> float:
-    """The group's resident memory that stops it: the limit plus what a forked Python child starts with."""
-    return (limits.memory_mib or 0) + _baseline_rss_mib()
+def ended(pid: int, wait: float = 0.0) -> bool:
+    """Whether a child of this process has ended (within ``wait`` seconds), without waiting for it:
+    until it is waited for, its id is not given to another process, so its tree can still be named."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            if os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                return True
+        except ChildProcessError:  # waited for already
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(min(0.001, max(0.0, deadline - time.monotonic())))
 
 
-def _baseline_rss_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def _send(pid: int, sig: int) -> None:
+    try:
+        os.kill(pid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass
 
 
 def kill_group(pgid: int) -> None:
@@ -215,6 +292,188 @@ def kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+# -- subreapers: a process that orphans of its tree are re-parented to, to kill and reap them ---------
+
+PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
+PR_GET_CHILD_SUBREAPER = 37
+
+
+@cache
+def _libc():
+    import ctypes  # here: the command line starts without it
+
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def prctl(option: int, value: int) -> bool:
+    """Linux's prctl(2) through libc; False where it cannot be called."""
+    try:
+        return _libc().prctl(option, value, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def is_subreaper() -> bool:
+    """Whether orphans below this process come to it (PR_SET_CHILD_SUBREAPER) rather than to init."""
+    try:
+        import ctypes
+
+        flag = ctypes.c_int(0)
+        _libc().prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(flag), 0, 0, 0)
+        return bool(flag.value)
+    except (OSError, AttributeError):
+        return False
+
+
+def end_descendants() -> None:
+    """Kill every process descended from this one and wait for each, until this process has no child.
+
+    Only for a subreaper that owns all its children (a sandbox after a call, a pool worker ending):
+    orphans of its tree are re-parented to it, so no child left means no descendant left.
+    """
+    deadline = time.monotonic() + KILL_WAIT
+    me = os.getpid()
+    while _reap_any() and time.monotonic() < deadline:
+        for proc in members(processes(), me):
+            if proc.pid != me and not proc.zombie:
+                _send(proc.pid, signal.SIGKILL)
+        time.sleep(0.002)
+
+
+def _reap_any() -> bool:
+    """Wait for every child that has ended; False when this process has no child at all."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return False
+        if pid == 0:
+            return True
+
+
+def pool_worker_start(parent: int) -> None:
+    """Make this process (a campaign's pool worker) end with ``parent``, its sandboxes and programs with it.
+
+    ``parent``'s death, even by SIGKILL, sends SIGTERM here (PR_SET_PDEATHSIG, checked at once against a
+    parent already gone); SIGTERM, from there or from the pool, kills every process below and exits.
+    A subreaper, the worker keeps below it what a dying sandbox leaves, so that nothing escapes that.
+    (PR_SET_PDEATHSIG fires when the *thread* that forked the worker ends: the pool's workers are
+    forked by the thread that submits to it, which outlives the pool.)
+    """
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
+    signal.signal(signal.SIGTERM, _end_worker)
+    if prctl(PR_SET_PDEATHSIG, signal.SIGTERM) and os.getppid() != parent:
+        _end_worker(signal.SIGTERM, None)
+
+
+def _end_worker(signum, frame) -> None:
+    """SIGTERM in a pool worker: kill and reap everything below it, then end (whatever it was doing)."""
+    end_descendants()
+    os._exit(128 + signal.SIGTERM)
+
+
+_adopting_lock = threading.Lock()  # one thread at a time makes this process a subreaper, and unmakes it
+# Held while a pipe meant for one child has both ends in this process, until that child holds its end
+# and this process has closed it, and around every fork of a sandbox: a child forked by another thread
+# in between would hold a copy of the pipe's write end, and the reader would never see its end (a
+# thread of a dask worker starting a program while another forks a sandbox waited forever).
+FORK_LOCK = threading.Lock()
+
+
+def _fresh_locks() -> None:
+    """After a fork: the child's copies of the locks may be held by threads that did not come along."""
+    global _adopting_lock, FORK_LOCK
+    _adopting_lock, FORK_LOCK = threading.Lock(), threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_fresh_locks)
+
+
+def reap_adopted(pids: set[int]) -> None:
+    """Wait for those of ``pids`` that were re-parented to this process (killed orphans, see ``adopting``)."""
+    deadline = time.monotonic() + KILL_WAIT / 4
+    left = set(pids)
+    while left and time.monotonic() < deadline:
+        for pid in list(left):
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:  # not this process's child (init took it), or already waited for
+                done = pid
+            if done:
+                left.discard(pid)
+        if left:
+            time.sleep(0.002)
+
+
+@contextmanager
+def adopting() -> Iterator[None]:
+    """Make this process a subreaper while a killed tree's root dies, so that its zombies come here and
+    are waited for (``reap_adopted``) rather than left to init, which in some containers waits for none.
+
+    Only for that moment: a subreaper for good would take in orphans of whatever else the process runs.
+    """
+    with _adopting_lock:
+        was = is_subreaper()
+        if not was:
+            prctl(PR_SET_CHILD_SUBREAPER, 1)
+        try:
+            yield
+        finally:
+            if not was:
+                prctl(PR_SET_CHILD_SUBREAPER, 0)
+
+
+def watch(root: int, limits: Limits, answered: Callable[[float], bool],
+          resident_cap_mib: float | None = None, seen: list[str] | None = None,
+          usage: Callable[[], Usage] | None = None) -> Stop | None:
+    """Wait until ``answered(seconds)`` reports an answer, or the root's process tree crosses a limit (which).
+
+    The tree's usage is read by ``usage`` (default ``group_usage(root)``): the root, its descendants
+    and its process group, so that a child in a session of its own computes on the run's budget.
+    Resident memory stops the tree above ``resident_cap_mib`` (default: the memory limit plus
+    what a forked copy of this process starts with).
+
+    Most calls answer within the first poll, before the group's usage is read at all; the CPU
+    used before that first reading (at most FIRST_POLL seconds) is counted as if used.
+    """
+    if answered(FIRST_POLL):
+        return None
+    read = usage or (lambda: group_usage(root))
+    start = read().cpu - FIRST_POLL
+    progress_cpu, progress_at = start, time.monotonic()
+    began, wait = time.monotonic(), FIRST_POLL
+    polled = began
+    while not answered(wait):
+        now_using = read()
+        now = time.monotonic()
+        if now - polled > wait + WATCHDOG_STALL:  # the watchdog itself did not run (the whole job stopped,
+            progress_at = now                      # or starved): no evidence that the solver was idle
+        polled, wait = now, min(0.2, wait * 2)
+        if seen is not None:
+            seen[:] = [f"tree CPU {now_using.cpu - start:.2f} s (from {start:.2f}), resident "
+                       f"{now_using.rss_mib:.0f} MiB, {now - began:.2f} s of wall"]
+        if limits.cpu is not None and now_using.cpu - start > limits.cpu + limits.grace:
+            return Stop.CPU
+        if limits.memory_mib is not None and now_using.rss_mib > (resident_cap_mib or _resident_cap(limits)):
+            return Stop.MEMORY
+        if now_using.cpu - progress_cpu >= IDLE_PROGRESS:
+            progress_cpu, progress_at = now_using.cpu, now
+        elif now - progress_at > limits.idle_after:
+            return Stop.IDLE
+    return None
+
+
+def _resident_cap(limits: Limits) -> float:
+    """The tree's resident memory that stops it: the limit plus what a forked Python child starts with."""
+    return (limits.memory_mib or 0) + _baseline_rss_mib()
+
+
+def _baseline_rss_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 # -- the sandbox ------------------------------------------------------------------------------------
@@ -280,11 +539,12 @@ class Sandbox:
         self.known: dict[int, object] = {}  # id -> object, kept alive so that ids are not reused
         self.forked_with: frozenset[int] = frozenset()
         self.reaped = 0.0  # CPU seconds of the children this sandbox has waited for (and of theirs)
+        self.tree: Tree | None = None  # the live child's processes
 
     def cpu(self) -> float:
-        """CPU seconds its children have spent so far, the live one's included (os.times() counts a
-        child only once it is waited for, whatever caller it worked for)."""
-        return self.reaped + (group_usage(self.pid).cpu if self.pid is not None else 0.0)
+        """CPU seconds its children have spent so far, the live one's included, with what they started
+        (os.times() counts a child only once it is waited for, whatever caller it worked for)."""
+        return self.reaped + (self.tree.usage().cpu if self.tree is not None and self.pid is not None else 0.0)
 
     def call(self, owner: object, method: str, args: tuple, limits: Limits) -> Outcome:
         outcome = self._call(owner, method, args, limits)
@@ -309,7 +569,8 @@ class Sandbox:
         except (BrokenPipeError, ConnectionResetError, OSError):
             return self._died(start, limits)
         seen: list[str] = []
-        stop = watch(self.pid, limits, self._ready, seen=seen)
+        assert self.tree is not None
+        stop = watch(self.pid, limits, self._ready, seen=seen, usage=self.tree.usage)
         if stop is not None:
             self.close()
             return Outcome(error=stop_message(stop, limits), stop=stop, cpu=limits.cpu or 0.0,
@@ -331,11 +592,14 @@ class Sandbox:
 
     def _fork(self) -> None:
         self.close()
-        parent, child = channel_pair()
         for stream in (sys.stdout, sys.stderr):  # else the child would print the caller's pending output again
             _flush(stream)
         caller = os.getpid()
-        pid = os.fork()
+        with FORK_LOCK:  # no other thread's child is forked holding this child's end of the channel
+            parent, child = channel_pair()
+            pid = os.fork()
+            if pid != 0:
+                child.close()
         if pid == 0:  # the child: serve calls until the caller goes away
             parent.close()
             code = 0
@@ -345,12 +609,12 @@ class Sandbox:
                 code = 70
             finally:
                 os._exit(code)
-        child.close()
         try:
             os.setpgid(pid, pid)  # also done in the child; whichever runs first wins the race
         except (ProcessLookupError, PermissionError):
             pass
         self.pid, self.conn, self.forked_with = pid, parent, frozenset(self.known)
+        self.tree = Tree(pid)
 
     def _died(self, start: float, limits: Limits) -> Outcome:
         detail = self._exit_status()
@@ -359,8 +623,15 @@ class Sandbox:
                        wall=time.perf_counter() - start, how=detail)
 
     def _exit_status(self) -> str:
+        """How the child ended (it closed its end of the channel), once what it left running is killed."""
         if self.pid is None:
             return ""
+        assert self.tree is not None
+        if not ended(self.pid, KILL_WAIT):  # it closed the channel and lives on: no answer will come
+            self.close()
+            return "the solver's process closed its channel to minecheck without answering"
+        # its zombie still holds its id, so the tree's root cannot be another process yet
+        reap_adopted(self.tree.kill(include_root=False))
         try:
             status = self._reap()
         except ChildProcessError:
@@ -376,17 +647,19 @@ class Sandbox:
         return status
 
     def close(self) -> None:
-        """Stop the child (and anything it started) and forget it."""
+        """Stop the child and every process it started (``kill_tree``), wait for them, and forget them."""
         if self.conn is not None:
             self.conn.close()
             self.conn = None
         if self.pid is not None:
-            kill_group(self.pid)
-            try:
-                os.kill(self.pid, signal.SIGKILL)
-                self._reap()
-            except (ProcessLookupError, ChildProcessError):
-                pass
+            assert self.tree is not None
+            with adopting():  # the killed child's zombies come here, not to an init that may not reap
+                killed = self.tree.kill()
+                try:
+                    self._reap()
+                except ChildProcessError:
+                    pass
+                reap_adopted(killed)
             self.pid = None
 
 
@@ -408,19 +681,21 @@ def describe_status(status: int) -> str:
 def _die_with_parent(parent: int) -> None:
     """Ask Linux to kill this child when the thread that forked it ends (PR_SET_PDEATHSIG), so that no
     sandbox outlives its caller, even one stuck in C when the caller is killed."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1: PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
+    if not prctl(PR_SET_PDEATHSIG, signal.SIGKILL):
         return
     if os.getppid() != parent:  # the caller was gone before the request took effect
         os._exit(0)
 
 
 def _serve(conn: Channel, owners: dict[int, object], parent: int) -> None:
-    """The child's loop: receive (object id, method, args, limits), answer an Outcome, until the pipe closes."""
+    """The child's loop: receive (object id, method, args, limits), answer an Outcome, until the pipe closes.
+
+    The child is a subreaper: whatever a call starts stays below it, however it forks, changes its
+    session or exits, and is killed and waited for when the call ends (``end_descendants``).  A solver
+    that wants a program to outlive its calls is a ``cmd:`` solver in persistent mode.
+    """
     _die_with_parent(parent)
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
     os.setpgid(0, 0)
     os.dup2(2, 1)  # a solver's prints go to stderr: the caller's stdout may be JSON
     faulthandler.disable()  # a native crash is reported as the signal that ended the child, not a dump
@@ -435,8 +710,12 @@ def _serve(conn: Channel, owners: dict[int, object], parent: int) -> None:
         try:
             key, method, args, limits = conn.recv()
         except (EOFError, OSError):
+            end_descendants()
             return
+        children = _children_cpu()
         outcome = _run_limited(getattr(owners[key], method), args, limits, memory_soft)
+        end_descendants()  # nothing a call started outlives it
+        outcome = replace(outcome, cpu=outcome.cpu + _children_cpu() - children)
         for stream in (sys.stdout, sys.stderr):
             _flush(stream)
         try:
@@ -445,6 +724,12 @@ def _serve(conn: Channel, owners: dict[int, object], parent: int) -> None:
             conn.send(Outcome(error=f"UnpicklableAnswer: {describe_error(err)}", cpu=outcome.cpu, wall=outcome.wall))
         if outcome.stop is not None:
             return  # after a stop the heap may be in any state: the caller forks afresh
+
+
+def _children_cpu() -> float:
+    """CPU seconds of the processes this one has waited for (and of theirs)."""
+    times = os.times()
+    return times.children_user + times.children_system
 
 
 def _flush(stream) -> None:

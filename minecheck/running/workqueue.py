@@ -8,10 +8,13 @@ so a death with one task in flight is that task's, recorded through ``died`` and
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from typing import TypeVar
+
+from minecheck.running.sandbox import pool_worker_start
 
 T = TypeVar("T")  # a task: a board index, a (player, game) pair
 R = TypeVar("R")  # what a task gives: an outcome, a game record
@@ -32,7 +35,8 @@ def executor(jobs: int, scheduler: str | None) -> Iterator[Executor]:
         with client:
             yield client.get_executor()
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    # each worker ends with this process, even one killed with SIGKILL, and takes its sandboxes along
+    with ProcessPoolExecutor(max_workers=jobs, initializer=pool_worker_start, initargs=(os.getpid(),)) as pool:
         yield pool
 
 
