@@ -246,6 +246,17 @@ class _Search:
         """Append to out the fixed points of group: open every cell safe in all its layouts whose digit is not
         yet ``known`` (constant), split by the digits shown, again until nothing is told apart."""
         g = self.grid
+        if len(group) == 2:
+            first, second = group
+            fresh = g.dilate(first ^ second) & ~(first | second | known)
+            while fresh:
+                around = g.around[fresh.bit_length() - 1]
+                if (first & around).bit_count() != (second & around).bit_count():
+                    out += [(first,), (second,)]
+                    return
+                fresh &= ~(1 << (fresh.bit_length() - 1))
+            out.append((first, second))
+            return
         union = inter = group[0]
         for lay in group:
             union |= lay
@@ -278,21 +289,32 @@ class _Search:
                     return
         out.append(tuple(group))
 
-    def outcomes(self, part: tuple[int, ...], cell: int, known: int) -> list[tuple[int, ...]]:
-        """The fixed points after opening cell, one per thing the player may see; the mine outcome is left out."""
+    def move(self, part: tuple[int, ...], cell: int, known: int, floor: int) -> int:
+        """W of opening cell: exact when above floor, else an upper bound at most floor.  The layouts safe at cell
+        are split by its digit, and each group is brought to its fixed points, largest first, until their
+        bounds show that the move cannot beat floor (most moves of a search end there)."""
         bit = 1 << cell
         around = self.grid.around[cell]
         groups: dict[int, list[int]] = {}
         for lay in part:
             if not lay & bit:
                 groups.setdefault((lay & around).bit_count(), []).append(lay)
-        out: list[tuple[int, ...]] = []
-        for group in groups.values():
+        left = len(part) - len([1 for lay in part if lay & bit])
+        entries: list[tuple[int, int, tuple[int, ...], tuple[int, ...]]] = []
+        for group in sorted(groups.values(), key=len, reverse=True):
+            if left <= floor:
+                return left
+            fixed: list[tuple[int, ...]] = []
             if len(group) == 1:
-                out.append((group[0],))
+                fixed.append((group[0],))
             else:
-                self.refine(group, known | bit, out)
-        return out
+                self.refine(group, known | bit, fixed)
+            for one in fixed:
+                top, key = self.bound(one)
+                entries.append((len(one), top, key, one))
+                left += top
+            left -= len(group)
+        return self.settle(entries, left, floor)
 
     def bound(self, part: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
         """W of a fixed point if known, else an upper bound on it (its safest cell's count); and its memo key."""
@@ -316,14 +338,18 @@ class _Search:
 
     def total(self, parts: list[tuple[int, ...]], floor: int) -> int:
         """The sum of W over fixed points: exact when above floor, else an upper bound on it at most floor."""
-        bounds = [(len(part), *self.bound(part), part) for part in parts]
-        left = sum(b for _, b, _, _ in bounds)
+        entries = [(len(part), *self.bound(part), part) for part in parts]
+        return self.settle(entries, sum(top for _, top, _, _ in entries), floor)
+
+    def settle(self, entries: list[tuple[int, int, tuple[int, ...], tuple[int, ...]]], left: int, floor: int) -> int:
+        """The sum of W over fixed points given as (size, bound, key, layouts), their bounds adding up to left:
+        exact when above floor, else an upper bound at most floor.  Small parts first: cheap, and exact."""
         if left <= floor:
             return left
         acc = 0
-        bounds.sort(key=lambda entry: entry[0])  # small parts first: cheap, and exact
-        for n, b, key, part in bounds:
-            left -= b
+        entries.sort(key=lambda entry: entry[0])
+        for n, top, key, part in entries:
+            left -= top
             acc += self.wins(part, key, floor - acc - left) if n > 2 else 1
             if acc + left <= floor:
                 return acc + left
@@ -351,14 +377,17 @@ class _Search:
         """The most W of a move at one of cells: exact when above floor, else an upper bound at most floor.
         Safest cells first; a cell no safer than the best move so far cannot beat it."""
         n = len(part)
-        ranked = sorted(((n - len([1 for lay in part if lay >> c & 1]), c) for c in cells), reverse=True)
+        union = ~known
+        around = self.grid.around
+        ranked = sorted(((n - len([1 for lay in part if lay >> c & 1]), -(around[c] & union).bit_count(), c)
+                         for c in cells), reverse=True)
         best = top = 0
-        for safe, cell in ranked:
+        for safe, _, cell in ranked:
             beat = max(best, floor)
             if safe <= beat:
                 top = max(top, safe)
                 break
-            got = self.total(self.outcomes(part, cell, known), beat)
+            got = self.move(part, cell, known, beat)
             if got > beat:
                 best = got
             else:
@@ -410,7 +439,7 @@ def move_values(width: int, height: int, mines: int, opened: Seen = ()) -> dict[
     seen, found, search = _start(width, height, mines, opened)
     known = _mask(seen)
     orbit = _orbits(search.grid, seen, frozenset())
-    wins = {c: search.total(search.outcomes(found, c, known), 0)
+    wins = {c: search.move(found, c, known, 0)
             for c in range(search.grid.cells) if c not in seen and orbit[c] == c}
     return {c: Fraction(wins[orbit[c]], len(found)) for c in range(search.grid.cells) if c not in seen}
 
@@ -457,7 +486,7 @@ def first_click_value(width: int, height: int, mines: int, rule: str = "any", ce
         raise ValueError(f"first cell {cell} is not on a {width}x{height} board")
     clear = {"any": (), "safe": (cell,), "safe-3x3": (cell, *neighbours(width, height, cell))}[rule]
     _, found, search = _start(width, height, mines, {}, clear)
-    return Fraction(search.total(search.outcomes(found, cell, 0), 0), len(found))
+    return Fraction(search.move(found, cell, 0, 0), len(found))
 
 
 def shortfall(values: Mapping[int, Fraction], cell: int) -> Fraction:
