@@ -21,14 +21,15 @@ so the search adds integers and divides once: the value of L is W(L) / |L|.
   as it cannot beat the best move found (a bounded "fail-low" search, exact where it matters).
 * States are memoised on their layouts up to the symmetries of the board (rotations and mirrors).
 
-Limits, enforced before and during the search (``OracleLimit``, a ValueError):
-``MAX_CELLS`` cells, ``MAX_LAYOUTS`` consistent layouts, ``MAX_STATES`` memoised states (the
-memory: 5x5x5 stores about 350 thousand states in 650 MB).  ``fits`` says beforehand whether a
-position is within the first two.
+Limits, enforced before and during the search (``OracleLimit``, a ValueError): ``MAX_CELLS`` cells,
+``MAX_LAYOUTS`` consistent layouts (5x5x5 has 53 130), and ``MAX_STATES`` memoised fixed points, which
+bounds a runaway search to roughly ten minutes of CPU and 2 GB (5x5x5 first click anywhere meets about
+350 thousand and peaks near 600 MB).  ``fits`` says beforehand whether a position is within the first two.
 
-Measured (CPU seconds, one core of the development machine, Python 3.11):
-4x4x4 first click anywhere 0.2 s; every first move's value on 4x4x4 0.3 s;
-5x5x5 first click anywhere 200 s (see ``bench/oracle_table.py``).
+Measured (CPU seconds, one core shared with other work, Python 3.11; ``bench/oracle_table.py``):
+4x4x4 first click anywhere 961/1820 in 0.1 s (every first move's value, ``move_values``, 0.2 s);
+5x5x5 first click anywhere 27271/53130 in 170 s (the corner alone 80 s); 5x5x5 first click safe at the
+centre 97/168 in 58 s; safe-3x3 at the centre 125/156 in 0.1 s.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from minecheck.board import COVERED, Board, neighbours
 
 MAX_CELLS = 36
 MAX_LAYOUTS = 60_000
-MAX_STATES = 2_000_000
+MAX_STATES = 1_000_000
 RULES = ("any", "safe", "safe-3x3")  # minecheck.game.FirstClick's values
 
 Seen = Mapping[int, int] | Iterable[tuple[int, int]]  # opened cells and their digits
@@ -147,7 +148,7 @@ def layouts(width: int, height: int, mines: int, opened: Seen = (), clear: Itera
     near = g.dilate(_mask(seen))
     frontier = [c for c in free if near >> c & 1]
     interior = [c for c in free if not near >> c & 1]
-    partial = _frontier(g, seen, frontier, mines)
+    partial = _frontier(g, seen, frontier, mines, len(interior))
     total = sum(comb(len(interior), mines - placed.bit_count()) for placed in partial)
     if total > MAX_LAYOUTS:
         raise OracleLimit(f"{total} layouts are consistent with this {width}x{height} position; the oracle "
@@ -181,8 +182,9 @@ def _checked(width: int, height: int, mines: int, opened: Seen) -> dict[int, int
     return seen
 
 
-def _frontier(g: Grid, seen: dict[int, int], frontier: list[int], mines: int) -> list[int]:
-    """Every placement of mines on the frontier cells that meets each opened digit exactly (a mask each)."""
+def _frontier(g: Grid, seen: dict[int, int], frontier: list[int], mines: int, room: int) -> list[int]:
+    """Every placement of mines on the frontier cells that meets each opened digit exactly and leaves the
+    ``room`` interior cells enough mines to hold (a mask each: each one is at least one layout)."""
     need = dict(seen)
     touching = {f: [c for c in seen if g.around[c] >> f & 1] for f in frontier}
     left = {c: sum(1 for f in frontier if g.around[c] >> f & 1) for c in seen}
@@ -193,6 +195,8 @@ def _frontier(g: Grid, seen: dict[int, int], frontier: list[int], mines: int) ->
 
     def place(i: int, mask: int, placed: int) -> None:
         nonlocal budget
+        if placed + len(frontier) - i + room < mines:
+            return
         if i == len(frontier):
             out.append(mask)
             budget -= 1
@@ -435,7 +439,7 @@ def game_value(width: int, height: int, mines: int, opened: Seen = ()) -> Fracti
 
 def move_values(width: int, height: int, mines: int, opened: Seen = ()) -> dict[int, Fraction]:
     """Every unopened cell's chance of winning when it is opened now and the game is played perfectly after
-    (0 for a certain mine); the best of them is ``game_value``."""
+    (0 for a certain mine); the best of them is ``game_value``, unless the game is won already."""
     seen, found, search = _start(width, height, mines, opened)
     known = _mask(seen)
     orbit = _orbits(search.grid, seen, frozenset())

@@ -73,6 +73,11 @@ def naive_move_values(width, height, mines, seen=None, clear=()):
             for c in range(width * height) if c not in seen}
 
 
+def read(text):
+    """A board from one line of board text, rows joined by '/'."""
+    return parse_board(text.replace("/", "\n"))
+
+
 # -- the published value and known small values ---------------------------------------------------
 
 def test_4x4_with_4_mines_first_click_anywhere_is_961_over_1820():
@@ -136,12 +141,30 @@ def test_the_players_first_cell_under_a_safe_rule_is_the_best_fixed_cell():
     assert first_click_value(3, 3, 2, "safe") > first_click_value(3, 3, 2, "any")
 
 
+def test_a_first_click_anywhere_is_a_safe_first_click_that_had_to_survive():
+    """Given a safe first cell, the deal is uniform over the layouts avoiding it: 'any' = P(safe) x 'safe'."""
+    for cell in (0, 1, 5):
+        assert first_click_value(4, 4, 4, "any", cell) == Fraction(12, 16) * first_click_value(4, 4, 4, "safe", cell)
+    assert first_click_value(4, 4, 4, "safe") == Fraction(961, 1365)
+
+
 def test_layouts_are_the_naive_ones():
     for width, height, mines, seen, clear in [(4, 3, 3, {0: 1, 5: 2}, ()), (3, 3, 2, {}, (4,)), (4, 4, 4, {15: 0}, ()),
                                               (4, 3, 2, {1: 1}, (0, 2))]:
         want = {sum(1 << c for c in lay) for lay in naive_layouts(width, height, mines, seen, clear)}
         got = layouts(width, height, mines, seen, clear)
         assert set(got) == want and len(got) == len(want) and list(got) == sorted(got)
+
+
+@pytest.mark.parametrize("text", ["4x4x4/HHHH/23HH/1H21/1H10", "5x5x5/1HHHH/HHHHH/HH2HH/HHHHH/HHHH0",
+                                  "6x6x5/0HHHH0/HHHHHH/HHHHHH/HHHHHH/HHHHHH/0HHHH0", "4x3x3/H2HH/HHH1/HH1H"])
+def test_layouts_count_as_minecheck_counts_them(text):
+    """The oracle enumerates what minecheck's exact counter counts (by components, never one by one)."""
+    board = read(text)
+    seen = {c: board.cells[c] for c in board.digits}
+    assert len(layouts(board.width, board.height, board.total_mines, seen)) == count_board(board, Mode.GLOBAL).layouts
+    assert mine_probabilities(board.width, board.height, board.total_mines, seen) == dict(
+        count_board(board, Mode.GLOBAL).probabilities)
 
 
 # -- move values ----------------------------------------------------------------------------------
@@ -164,10 +187,6 @@ def test_first_moves_on_the_empty_board_follow_its_symmetry():
 
 LOWEST_LOSES = "3x3x3/HH1/HHH/1HH"  # found by a search over random games on boards up to 5x3 and 4x4
 LOWEST_LOSES_4X4 = "4x4x4/HHHH/23HH/1H21/1H10"
-
-
-def read(text):
-    return parse_board(text.replace("/", "\n"))
 
 
 def test_the_lowest_mine_probability_is_not_the_best_move():
