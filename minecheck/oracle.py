@@ -117,7 +117,7 @@ class Grid:
         return tuple(out)
 
 
-def map_mask(mask: int, table: tuple[tuple[int, ...], ...]) -> int:
+def _map_mask(mask: int, table: tuple[tuple[int, ...], ...]) -> int:
     """The image of a cell mask under one symmetry's byte tables."""
     out = 0
     for chunk in table:
@@ -127,7 +127,7 @@ def map_mask(mask: int, table: tuple[tuple[int, ...], ...]) -> int:
 
 
 @cache
-def grid(width: int, height: int) -> Grid:
+def _grid(width: int, height: int) -> Grid:
     return Grid(width, height)
 
 
@@ -143,7 +143,7 @@ def layouts(width: int, height: int, mines: int, opened: Seen = (), clear: Itera
     MAX_CELLS cells or MAX_LAYOUTS layouts."""
     seen = _checked(width, height, mines, opened)
     blocked = set(seen) | set(clear)
-    g = grid(width, height)
+    g = _grid(width, height)
     free = [c for c in range(g.cells) if c not in blocked]
     near = g.dilate(_mask(seen))
     frontier = [c for c in free if near >> c & 1]
@@ -239,12 +239,12 @@ class _Search:
         if len(part) < _SYMMETRY_FROM:
             return part
         tables = self.grid.tables
-        marks = [(map_mask(union, t), map_mask(inter, t)) for t in tables]
+        marks = [(_map_mask(union, t), _map_mask(inter, t)) for t in tables]
         least = min(marks)
         tied = [t for t, mark in zip(tables, marks) if mark == least]
         if len(tied) == 1 and tied[0] is tables[0]:
             return part
-        return min(tuple(sorted([map_mask(lay, t) for lay in part])) for t in tied)
+        return min(tuple(sorted([_map_mask(lay, t) for lay in part])) for t in tied)
 
     def refine(self, group: list[int], known: int, out: list[tuple[int, ...]]) -> None:
         """Append to out the fixed points of group: open every cell safe in all its layouts whose digit is not
@@ -416,7 +416,7 @@ def _start(width: int, height: int, mines: int, opened: Seen,
     found = layouts(width, height, mines, seen, clear)
     if not found:
         raise ValueError(f"no layout of {mines} mines on {width}x{height} shows these digits")
-    return seen, found, _Search(grid(width, height))
+    return seen, found, _Search(_grid(width, height))
 
 
 def game_value(width: int, height: int, mines: int, opened: Seen = ()) -> Fraction:
@@ -484,7 +484,7 @@ def first_click_value(width: int, height: int, mines: int, rule: str = "any", ce
     if cell is None:
         if rule == "any":
             return game_value(width, height, mines)
-        orbit = _orbits(grid(width, height), {}, frozenset())
+        orbit = _orbits(_grid(width, height), {}, frozenset())
         return max(first_click_value(width, height, mines, rule, c) for c in set(orbit.values()))
     if not 0 <= cell < width * height:
         raise ValueError(f"first cell {cell} is not on a {width}x{height} board")
