@@ -128,10 +128,12 @@ def _map_mask(mask: int, table: tuple[tuple[int, ...], ...]) -> int:
 
 @cache
 def _grid(width: int, height: int) -> Grid:
+    """One Grid per size, so its tables are built once."""
     return Grid(width, height)
 
 
 def _mask(cells: Iterable[int]) -> int:
+    """The cells as a bitmask."""
     return sum(1 << c for c in set(cells))
 
 
@@ -401,11 +403,10 @@ class _Search:
 
 # -- values ---------------------------------------------------------------------------------------
 
-def _orbits(g: Grid, seen: dict[int, int], clear: frozenset[int]) -> dict[int, int]:
-    """Each cell's representative (least cell of its orbit) under the symmetries that keep the position as it is:
-    cells in one orbit have the same value."""
-    keep = [image for image in g.symmetries
-            if all(seen.get(image[c]) == d for c, d in seen.items()) and {image[c] for c in clear} == clear]
+def _orbits(g: Grid, seen: dict[int, int]) -> dict[int, int]:
+    """Each cell's representative (least cell of its orbit) under the symmetries that keep the opened digits as
+    they are: cells in one orbit have the same value."""
+    keep = [image for image in g.symmetries if all(seen.get(image[c]) == d for c, d in seen.items())]
     return {c: min(image[c] for image in keep) for c in range(g.cells)}
 
 
@@ -432,7 +433,7 @@ def game_value(width: int, height: int, mines: int, opened: Seen = ()) -> Fracti
     for lay in found:
         union |= lay
         inter &= lay
-    orbit = _orbits(search.grid, seen, frozenset())
+    orbit = _orbits(search.grid, seen)
     cells = [c for c in range(search.grid.cells) if (union & ~inter) >> c & 1 and orbit[c] == c]
     return Fraction(search.best(found, cells, known | ~union, 0), len(found))
 
@@ -442,7 +443,7 @@ def move_values(width: int, height: int, mines: int, opened: Seen = ()) -> dict[
     (0 for a certain mine); the best of them is ``game_value``, unless the game is won already."""
     seen, found, search = _start(width, height, mines, opened)
     known = _mask(seen)
-    orbit = _orbits(search.grid, seen, frozenset())
+    orbit = _orbits(search.grid, seen)
     wins = {c: search.move(found, c, known, 0)
             for c in range(search.grid.cells) if c not in seen and orbit[c] == c}
     return {c: Fraction(wins[orbit[c]], len(found)) for c in range(search.grid.cells) if c not in seen}
@@ -484,7 +485,7 @@ def first_click_value(width: int, height: int, mines: int, rule: str = "any", ce
     if cell is None:
         if rule == "any":
             return game_value(width, height, mines)
-        orbit = _orbits(_grid(width, height), {}, frozenset())
+        orbit = _orbits(_grid(width, height), {})
         return max(first_click_value(width, height, mines, rule, c) for c in set(orbit.values()))
     if not 0 <= cell < width * height:
         raise ValueError(f"first cell {cell} is not on a {width}x{height} board")
