@@ -1,4 +1,4 @@
-"""Benchmark: the perfect-play value of small games (``minecheck.oracle``), with the CPU seconds each took.
+"""Benchmark: the perfect-play value of small games (``minecheck.play.oracle``), with the CPU seconds each took.
 
     python bench/oracle_table.py [--quick]
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from minecheck.oracle import first_click_value
+from minecheck.play.oracle import first_click_value
 
 CASES = [  # (width, height, mines, rule, where): where is "best" (the player's choice) or "centre"
     (4, 4, 4, "any", "best"),

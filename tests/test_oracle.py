@@ -10,12 +10,13 @@ from itertools import combinations
 
 import pytest
 
-from minecheck import oracle
-from minecheck.answers import Mode
-from minecheck.board import neighbours
-from minecheck.boardtext import parse_board
-from minecheck.counter import count_board
-from minecheck.oracle import (
+from minecheck.engine.counter import count_board
+from minecheck.model.answers import Mode
+from minecheck.model.board import neighbours
+from minecheck.model.boardtext import parse_board
+from minecheck.model.position import flood
+from minecheck.play import oracle
+from minecheck.play.oracle import (
     OracleLimit,
     board_move_values,
     board_value,
@@ -27,7 +28,6 @@ from minecheck.oracle import (
     move_values,
     suboptimal,
 )
-from minecheck.position import flood
 
 # -- a deliberately naive second implementation ---------------------------------------------------
 # No memo, no reductions, no symmetry, no bounds: every covered cell is a move at every step (cells known

@@ -1,6 +1,6 @@
 """The exact game value: the chance of winning a small Minesweeper game under perfect play, as a Fraction.
 
-The model is minecheck's game (``minecheck.game``): a width x height grid, ``mines`` mines, the
+The model is minecheck's game (``minecheck.play.game``): a width x height grid, ``mines`` mines, the
 8-neighbourhood; opening a safe cell shows its digit and a 0 opens its neighbours; opening a mine
 loses; the game is won when every safe cell is open.  The player's knowledge is the set of mine
 layouts consistent with what it sees, and each of them is equally likely.  Flags carry no
@@ -41,12 +41,12 @@ from functools import cache, cached_property
 from itertools import combinations
 from math import comb
 
-from minecheck.board import COVERED, Board, neighbours
+from minecheck.model.board import COVERED, Board, neighbours
 
 MAX_CELLS = 36
 MAX_LAYOUTS = 60_000
 MAX_STATES = 1_000_000
-RULES = ("any", "safe", "safe-3x3")  # minecheck.game.FirstClick's values
+RULES = ("any", "safe", "safe-3x3")  # minecheck.play.game.FirstClick's values
 
 Seen = Mapping[int, int] | Iterable[tuple[int, int]]  # opened cells and their digits
 
