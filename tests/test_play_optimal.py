@@ -26,6 +26,7 @@ from minecheck.play.game import Action, Move
 from minecheck.play.oracle import first_click_value
 from minecheck.play.player import Decision
 from minecheck.play.players import get_player
+from minecheck.play.report import publish_play
 from minecheck.play.run import PlayConfig, play_game, read_findings, run_play, write_summary
 
 CENTRE_LOSES = "3x3x3\nHH1\nHHH\n1HH"  # the centre has p=1/9 and wins 1/3; an edge has p=4/9 and wins 4/9
@@ -98,6 +99,7 @@ def test_summary_gives_perfect_play_from_the_runs_own_first_click(tmp_path):
     summary = write_summary(tmp_path)
     assert summary["optimal"]["value"] == "961/1820" == str(first_click_value(4, 4, 4, "any"))
     assert summary["optimal"]["win_rate"] == pytest.approx(961 / 1820)
+    assert "961/1820" in publish_play(tmp_path, per_flaw=0).read_text(), "the report shows it too"
     # a first click that may be a mine: P(safe) x the value with that cell safe
     assert first_click_value(4, 4, 4, "any", 1) == Fraction(12, 16) * first_click_value(4, 4, 4, "safe", 1)
     centre = replace(config, first_cell="centre")
