@@ -44,6 +44,10 @@ def add_parsers(sub) -> None:
                       help="cells kept clear of mines around the first click (default safe-3x3)")
     play.add_argument("--first-cell", default="centre",
                       help="where the first click is: centre (default, as both articles click) or ROW,COL")
+    play.add_argument("--judge", default="probability", choices=["probability", "optimal"],
+                      help="probability (default): each move against the exact counter; optimal: also each open "
+                           "move's chance of winning under perfect play (the game-value oracle; small sizes only), "
+                           "and summary.json gains the game's perfect-play value")
     play.add_argument("--seed", type=int, required=True, help="the run's seed: game i is dealt from (seed, i)")
     play.add_argument("--jobs", type=positive, default=None, help="worker processes (default: one per core)")
     play.add_argument("--scheduler", default=None, help="a dask.distributed scheduler address to run on instead")
@@ -68,6 +72,8 @@ def add_parsers(sub) -> None:
     decide.add_argument("--player", required=True, help="a solver name or an article's player")
     decide.add_argument("--state", default=None, help="the player's state before the decision, as JSON "
                                                       "(from a decision finding; default: a new game's)")
+    decide.add_argument("--judge", default="probability", choices=["probability", "optimal"],
+                        help="optimal: also judge each open move by its chance of winning (small boards only)")
     decide.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT, help="CPU seconds for the decision")
     decide.set_defaults(run=_decide)
 
@@ -115,7 +121,8 @@ def _play(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     players, definitions = _players(_names(args.solvers), args.persistent)
-    config = PlayConfig(args.seed, players, args.size, args.first_click, args.timeout, args.first_cell, definitions)
+    config = PlayConfig(args.seed, players, args.size, args.first_click, args.timeout, args.first_cell, definitions,
+                        args.judge)
     config.validate()  # unknown names, sizes that do not hold their mines: exit 2 before any work
     with holding(args.out):  # one run per folder, from the first game to the last page of the report
         return _play_in(args, config, started)
@@ -152,7 +159,7 @@ def _play_in(args: argparse.Namespace, config, started: float) -> int:
 
 def _decide(args: argparse.Namespace) -> int:
     from minecheck.model.boardtext import read_board_arg
-    from minecheck.play.decisions import answer_summary, explain, judge, why_move
+    from minecheck.play.decisions import answer_summary, explain, judge_with, why_move
     from minecheck.play.players import get_player
     from minecheck.running.registry import require_runnable
 
@@ -167,10 +174,13 @@ def _decide(args: argparse.Namespace) -> int:
     if decision.error:
         print(f"{args.player} failed: {decision.error}")
         return EXIT_FINDINGS
-    bad = {b.move: b for b in judge(board, decision.moves)}
+    bad: dict = {}
+    for b in judge_with(board, decision.moves, args.judge):  # OracleLimit (a ValueError): exit 2
+        bad.setdefault(b.move, []).append(b)
     print(f"{args.player}'s answer on this board: {answer_summary(decision.result)}")
     for move in decision.moves:
-        verdict = f"BAD ({bad[move].flaw.value}): {explain(board, bad[move])}" if move in bad else "fine"
+        verdict = "; ".join(f"BAD ({b.flaw.value}): {explain(board, b)}" for b in bad[move]) if move in bad \
+            else "fine"
         print(f"{move.describe(board)}: {verdict}")
         print(f"    why: {why_move(board, move, decision.result)}")
     if not decision.moves:

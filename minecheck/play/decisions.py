@@ -12,6 +12,14 @@ decision; each move of the decision is then one of the bad moves below, or fine:
   than ``DECISION_MARGIN``.  A blind guess (a solver that gives no probabilities, under the
   policy's documented random rule) is exempt: it had no probabilities to weigh.
 
+Judged optimally (``play --judge optimal``, on sizes ``minecheck.play.oracle`` covers), an open move
+is also:
+
+* ``suboptimal``: its chance of winning under perfect play from there on is below the best move's
+  by more than ``OPTIMAL_MARGIN``; the lowest mine probability is not always the best move
+  (``3x3x3/HH1/HHH/1HH``: the centre, p=1/9, wins 1/3; an edge, p=4/9, wins 4/9).  Flags are not
+  judged by value: perfect play never needs one.
+
 A view the counter finds inconsistent (only a wrong flag makes one) has no exact answer, and its
 moves are not judged; the wrong flag was already a finding.  Each bad move becomes a ``Finding``
 of kind ``decision`` whose board is the view (with the hidden mines, when the player's flags are
@@ -33,9 +41,12 @@ from minecheck.model.answers import Mode, SolverResult, Verdict
 from minecheck.model.board import Board, crop_cell, label
 from minecheck.model.boardtext import format_board, parse_board
 from minecheck.play.game import Action, Move
+from minecheck.play.oracle import OracleLimit, board_move_values
 from minecheck.play.player import Player, relocated
 
 DECISION_MARGIN = Fraction(1, 20)  # a guess may be this much riskier than the safest cell before it is bad
+OPTIMAL_MARGIN = Fraction(1, 100)  # an open move may win this much less often than the best move before it is bad
+JUDGES = ("probability", "optimal")  # play --judge: the counter alone, or the counter and the game-value oracle
 
 
 class Flaw(StrEnum):
@@ -43,6 +54,7 @@ class Flaw(StrEnum):
     FLAGGED_UNCERTAIN = "flagged an uncertain cell"
     GUESSED_BESIDE_SAFE = "guessed beside a safe cell"
     RISKIER_GUESS = "riskier guess"
+    SUBOPTIMAL = "suboptimal"
 
 
 @dataclass(frozen=True)
@@ -52,8 +64,10 @@ class BadMove:
     move: Move
     flaw: Flaw
     probability: Fraction  # the exact mine probability of the move's cell
-    best: int  # the covered cell with the lowest probability (lowest index on ties)
+    best: int  # the covered cell with the lowest probability (lowest index on ties); SUBOPTIMAL: the best move
     best_probability: Fraction
+    value: Fraction | None = None  # SUBOPTIMAL: the move's chance of winning under perfect play after it
+    best_value: Fraction | None = None  # SUBOPTIMAL: the best move's chance of winning
 
 
 def judge(board: Board, moves: tuple[Move, ...], count: Count | None = None) -> tuple[BadMove, ...]:
@@ -72,6 +86,42 @@ def judge(board: Board, moves: tuple[Move, ...], count: Count | None = None) -> 
         if flaw is not None:
             bad.append(BadMove(move, flaw, q, best, best_probability))
     return tuple(bad)
+
+
+def judge_optimal(board: Board, moves: tuple[Move, ...], count: Count | None = None,
+                  values: dict[int, Fraction] | None = None) -> tuple[BadMove, ...]:
+    """The open moves among ``moves`` (all made on ``board``) whose chance of winning is below the best move's
+    by more than OPTIMAL_MARGIN: Flaw.SUBOPTIMAL, with both chances and both mine probabilities.
+    ``values``: the board's ``board_move_values`` if known; OracleLimit for a board beyond the oracle."""
+    opens = [m for m in moves if m.action is Action.OPEN]
+    if not opens:
+        return ()
+    count = count if count is not None else count_board(board, Mode.GLOBAL)
+    if not count.consistent or not count.probabilities:
+        return ()
+    values = values if values is not None else board_move_values(board)
+    if not values:
+        return ()
+    p = {c: q for c, q in count.probabilities if q is not None}
+    best_value, best = max((v, -c) for c, v in values.items())
+    best = -best
+    bad = []
+    for move in opens:
+        v = values.get(move.cell)
+        if v is not None and best_value - v > OPTIMAL_MARGIN:
+            bad.append(BadMove(move, Flaw.SUBOPTIMAL, p.get(move.cell, Fraction(0)), best,
+                               p.get(best, Fraction(0)), v, best_value))
+    return tuple(bad)
+
+
+def judge_with(board: Board, moves: tuple[Move, ...], how: str = "probability",
+               count: Count | None = None) -> tuple[BadMove, ...]:
+    """``judge``, and with ``how`` = "optimal" also ``judge_optimal`` (a move bad both ways is listed twice)."""
+    if how not in JUDGES:
+        raise ValueError(f"judge {how!r} is not one of {', '.join(JUDGES)}")
+    count = count if count is not None else count_board(board, Mode.GLOBAL)
+    bad = judge(board, moves, count)
+    return bad + judge_optimal(board, moves, count) if how == "optimal" else bad
 
 
 def _flaw(move: Move, q: Fraction, best: Fraction) -> Flaw | None:
@@ -99,6 +149,9 @@ def explain(board: Board, bad: BadMove) -> str:
         return f"{cell} is not certainly a mine ({_p(bad.probability)})"
     if bad.flaw is Flaw.GUESSED_BESIDE_SAFE:
         return f"{cell} has {_p(bad.probability)} while {label(board, bad.best)} is certainly safe"
+    if bad.flaw is Flaw.SUBOPTIMAL:
+        return (f"{cell} wins {bad.value} under perfect play ({_p(bad.probability)}), {label(board, bad.best)} "
+                f"wins {bad.best_value} ({_p(bad.best_probability)}); margin {OPTIMAL_MARGIN}")
     return (f"{cell} has {_p(bad.probability)}, {float(bad.probability - bad.best_probability):.3f} more than "
             f"{label(board, bad.best)} ({_p(bad.best_probability)}); margin {DECISION_MARGIN}")
 
@@ -184,7 +237,11 @@ def still_decides_badly(finding: Finding, player: Player, timeout: float | None 
         decision = player.decide(seen, moved, timeout)
         if decision.error:
             return None
-        for bad in judge(seen, decision.moves):
+        try:
+            found = judge_optimal(seen, decision.moves) if flaw is Flaw.SUBOPTIMAL else judge(seen, decision.moves)
+        except OracleLimit:
+            return None  # a candidate beyond the oracle cannot show the flaw
+        for bad in found:
             if bad.flaw is flaw:
                 extra = {**finding.extra, "state": moved} if "state" in finding.extra else finding.extra
                 return as_finding(format_board(board), seen, finding.subject, bad, finding.index, extra)

@@ -25,6 +25,7 @@ from minecheck.model.board import COVERED, FLAG, Board, label
 from minecheck.model.boardtext import parse_board
 from minecheck.play.decisions import (
     DECISION_MARGIN,
+    OPTIMAL_MARGIN,
     answer_summary,
     replay_state,
     still_decides_badly,
@@ -34,7 +35,7 @@ from minecheck.play.game import Action, Game, Move, view
 from minecheck.play.player import Decision
 from minecheck.play.players import get_player
 from minecheck.play.policy import mode_for
-from minecheck.play.run import read_config, read_games, replay, win_rates
+from minecheck.play.run import optimal_value, read_config, read_games, replay, win_rates
 from minecheck.report.pages import FindingPage, page_name, render_finding, render_template, replay_command
 from minecheck.report.plots import interval_plot
 from minecheck.running.registry import get_solver, remember, run_solver
@@ -253,6 +254,9 @@ def publish_play(out: Path, per_flaw: int = 1, pages_per_flaw: int = 20, pool: E
     paged = finding_pages(out, findings, shrunk, pages_per_flaw, config.timeout)
     rates = win_rates(out)
     anchors = ANCHORS.get(config.size, ()) if config.first_click == "safe-3x3" else ()
+    optimal = optimal_value(config) if config.judge == "optimal" else None
+    if optimal is not None:  # perfect play's value from the same first click, beside the players
+        anchors = (*anchors, ("perfect play", float(optimal)))
     plot = interval_plot([(r.player, r.rate, *r.interval) for r in rates if r.games],
                          "Win rate per solver with its 95% Wilson interval", list(anchors))
     table = [{"player": r.player, "games": r.games, "wins": r.wins, "rate": 100 * r.rate,
@@ -269,6 +273,8 @@ def publish_play(out: Path, per_flaw: int = 1, pages_per_flaw: int = 20, pool: E
     replays = [replay_view(config, g, findings) for p in players if (g := lost_game(games, findings, p))]
     html = render_template(
         "play.html.j2", title=f"minecheck play: {config.size}, seed {config.seed}", config=config, table=table,
-        plot=plot, anchors=anchors, found=found, replays=replays, margin=f"{float(DECISION_MARGIN):.2f}")
+        plot=plot, anchors=anchors, found=found, replays=replays, margin=f"{float(DECISION_MARGIN):.2f}",
+        optimal=None if optimal is None else {"value": str(optimal), "rate": 100 * float(optimal),
+                                              "margin": str(OPTIMAL_MARGIN)})
     write_text(out / "index.html", html)
     return out / "index.html"

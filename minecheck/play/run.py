@@ -6,7 +6,9 @@ meets the same boards and any game replays alone (``play_game``).  A run's direc
   play.json       the configuration (a resumed run must match it)
   games.jsonl     one line per game played: player, index, outcome, every move by decision, time
   findings.jsonl  one line per bad decision (kind ``decision``), written before its game's line
-  summary.json    the win-rate table: games, wins, Wilson 95% interval, games/s, findings
+  summary.json    the win-rate table: games, wins, Wilson 95% interval, games/s, findings; with
+                  ``judge`` "optimal", also ``optimal``: the perfect-play value of the run's game from
+                  its own first click under its rule (``{"value": "A/B", "win_rate": float}``)
 
 A killed run loses at most the games in flight: ``resume`` drops torn lines and the findings of
 games without a game line, then plays only the (player, index) pairs not yet in games.jsonl.
@@ -32,7 +34,8 @@ from minecheck.model.board import label
 from minecheck.model.boardtext import format_board
 from minecheck.model.position import render
 from minecheck.play import game as rules
-from minecheck.play.decisions import DECISION_MARGIN, as_finding, judge
+from minecheck.play import oracle
+from minecheck.play.decisions import DECISION_MARGIN, JUDGES, OPTIMAL_MARGIN, as_finding, judge_with
 from minecheck.play.game import Action, FirstClick, Game, Move, game_seed, parse_size, play_move, view
 from minecheck.play.player import DEFAULT_TIMEOUT, Player
 from minecheck.play.players import get_player
@@ -53,10 +56,16 @@ class PlayConfig:
     timeout: float = DEFAULT_TIMEOUT  # CPU seconds per decision
     first_cell: str = "centre"  # or "ROW,COL"
     definitions: tuple[str, ...] = ()  # how workers make the solvers not built in (discovery.Definition JSON)
+    judge: str = "probability"  # or "optimal": also each open move's chance of winning, by the oracle
 
     def validate(self) -> None:
-        """Bad input is refused before any work: an unknown size, rule or player, or mines that do not fit."""
+        """Bad input is refused before any work: an unknown size, rule, judge or player, mines that do not fit,
+        or (judging optimally) a size beyond the oracle."""
         rules.check_fits(parse_size(self.size), FirstClick(self.first_click), self.first_cell)
+        if self.judge not in JUDGES:
+            raise ValueError(f"judge {self.judge!r} is not one of {', '.join(JUDGES)}")
+        if self.judge == "optimal":
+            optimal_fits(self)
         remember(self.definitions)
         for name in self.players:
             player = get_player(name)  # a library not installed: Unavailable, as for any solver
@@ -83,6 +92,35 @@ class GameRecord:
                 "error": self.error, "turns": [[[m.action.value, m.cell, m.reason] for m in t] for t in self.turns],
                 "play_seconds": round(self.play_seconds, 4), "check_seconds": round(self.check_seconds, 4),
                 "findings": len(self.findings)}
+
+
+def _first(config: PlayConfig) -> tuple[rules.Size, int, tuple[int, ...]]:
+    """The run's size, first cell and the cells its deals keep clear of mines."""
+    size = parse_size(config.size)
+    clear = rules.kept_clear(size, FirstClick(config.first_click), config.first_cell)
+    return size, rules.first_cell(size, config.first_cell), tuple(sorted(clear))
+
+
+def optimal_fits(config: PlayConfig) -> None:
+    """ValueError (naming the limit) unless the oracle covers the run's games from their first click."""
+    size, _, clear = _first(config)
+    if size.width * size.height > oracle.MAX_CELLS or not oracle.fits(size.width, size.height, size.mines,
+                                                                      clear=clear):
+        raise ValueError(f"--judge optimal: the oracle covers boards of at most {oracle.MAX_CELLS} cells and "
+                         f"{oracle.MAX_LAYOUTS} mine layouts; {size.describe()} with first click "
+                         f"{config.first_click} is beyond it")
+
+
+def optimal_value(config: PlayConfig):
+    """The perfect-play value of the run's game: its own first click (the fixed first cell) under its own rule
+    (``any``: a first click on a mine is a loss, counted in the value)."""
+    size, cell, _ = _first(config)
+    return _first_click_value(size.width, size.height, size.mines, config.first_click, cell)
+
+
+@cache
+def _first_click_value(width: int, height: int, mines: int, rule: str, cell: int):
+    return oracle.first_click_value(width, height, mines, rule, cell)  # 5x5x5 takes about a minute: once
 
 
 @cache
@@ -128,7 +166,7 @@ def play_game(config: PlayConfig, name: str, index: int) -> GameRecord:
             if game.over:
                 break
         started = time.perf_counter()
-        bad = judge(board, tuple(played), count_board(board, Mode.GLOBAL)) if played else ()
+        bad = judge_with(board, tuple(played), config.judge, count_board(board, Mode.GLOBAL)) if played else ()
         if bad:
             text = _board_text(before)
             extra = {"state": state, "turn": len(turns), "seed": config.seed, "size": config.size,
@@ -180,7 +218,8 @@ def read_games(out: Path) -> list[dict]:
 def read_config(out: Path) -> PlayConfig:
     data = json.loads((out / "play.json").read_text())
     return PlayConfig(data["seed"], tuple(data["players"]), data["size"], data["first_click"], data["timeout"],
-                      data.get("first_cell", "centre"), tuple(data.get("definitions", ())))
+                      data.get("first_cell", "centre"), tuple(data.get("definitions", ())),
+                      data.get("judge", "probability"))
 
 
 def _with_players(stored: dict, given: dict) -> dict:
@@ -211,6 +250,11 @@ def write_summary(out: Path, seconds: float | None = None) -> dict:
     config = json.loads((out / "play.json").read_text())
     data = {"size": config["size"], "first_click": config["first_click"], "seed": config["seed"],
             "margin": str(DECISION_MARGIN), "solvers": {r.player: r.as_json() for r in win_rates(out)}}
+    if config.get("judge", "probability") == "optimal":
+        value = optimal_value(read_config(out))
+        data["judge"] = "optimal"
+        data["optimal_margin"] = str(OPTIMAL_MARGIN)
+        data["optimal"] = {"value": str(value), "win_rate": float(value)}
     if seconds is not None:
         data["seconds"] = round(seconds, 2)
     write_json(out / SUMMARY, data)
@@ -235,7 +279,8 @@ def run_play(config: PlayConfig, out: Path, games: int, jobs: int | None = None,
     config.validate()
     with holding(out):
         run = folder(out)
-        done = run.prepare(asdict(config), resume, defaults={"first_cell": "centre", "definitions": []},
+        defaults = {"first_cell": "centre", "definitions": [], "judge": "probability"}  # play.json before each
+        done = run.prepare(asdict(config), resume, defaults=defaults,
                            ignored=("players", "definitions"), merged=_with_players, overwrite=overwrite, warn=warn)
         progress = PlayProgress(games=len(done))
         todo = ((name, i) for i in range(games) for name in config.players if (name, i) not in done)

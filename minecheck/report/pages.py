@@ -96,7 +96,8 @@ def replay_command(f: Finding, board_text: str) -> str:
     inline = "/".join(lines)
     if f.kind is Kind.DECISION:  # a move in a game: the player decides again, from its stored state
         state = shlex.quote(json.dumps(f.extra.get("state")))
-        return f"minecheck decide {shlex.quote(inline)} --player {shlex.quote(f.subject)} --state {state}"
+        judged = " --judge optimal" if f.detail == "suboptimal" else ""
+        return f"minecheck decide {shlex.quote(inline)} --player {shlex.quote(f.subject)} --state {state}{judged}"
     solver = f.subject if f.kind is not Kind.REFERENCE else "exact"
     refs = f" --references {f.subject}" if f.kind is Kind.REFERENCE else ""
     return f"minecheck check {shlex.quote(inline)} --solvers {shlex.quote(solver)} --mode {f.mode.value}{refs}"
