@@ -65,8 +65,10 @@ def _parser() -> argparse.ArgumentParser:
 
     fuzz = sub.add_parser("fuzz", help="cross-check many seeded boards; findings and a report in --out")
     fuzz.add_argument("--seed", type=int, required=True, help="the campaign seed: board i is made from (seed, i)")
-    budget = fuzz.add_mutually_exclusive_group(required=True)
-    budget.add_argument("--boards", type=int, help="check boards 0 .. N-1")
+    budget = fuzz.add_mutually_exclusive_group()
+    budget.add_argument("--boards", type=int,
+                        help="check boards 0 .. N-1 (one of --boards and --time-budget is needed, but for small:N, "
+                             "which without them checks its whole sweep)")
     budget.add_argument("--time-budget", type=float, metavar="SECONDS", help="check boards until this much time passed")
     fuzz.add_argument("--jobs", type=int, default=None, help="worker processes (default: one per core)")
     fuzz.add_argument("--scheduler", default=None, help="a dask.distributed scheduler address to run on instead")
@@ -75,7 +77,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="solvers under test (default: every seed and fixed variant)")
     fuzz.add_argument("--references", default=",".join(REFERENCES), help="references beside them")
     fuzz.add_argument("--generator", default="mix",
-                      help="mix (default), reveal, stress, play:beginner, play:intermediate or play:expert")
+                      help="mix (default), small:N (every board of at most N cells, N <= 8), swarm, edge, "
+                           "contradict, reveal, stress, play:beginner, play:intermediate or play:expert")
     fuzz.add_argument("--timeout", type=float, default=10.0,
                       help="CPU seconds per solver per board before it is stopped (default 10): CPU time, not "
                            "wall-clock, so a busy machine stops the same solvers as a quiet one")
@@ -156,7 +159,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _fuzz(args: argparse.Namespace) -> int:
     from minecheck.campaigns.baseline import load as load_baseline
-    from minecheck.campaigns.fuzz import Config, board_recipe, run_campaign
+    from minecheck.campaigns.fuzz import Config, board_recipe, campaign_size, run_campaign
     from minecheck.campaigns.publish import publish, write_news
     from minecheck.campaigns.regressions import save_shrunk
     from minecheck.check.crosscheck import solver
@@ -172,11 +175,17 @@ def _fuzz(args: argparse.Namespace) -> int:
         if name not in LP_SOLVER_NAMES:
             solver(name)  # an unknown name is bad input before any work starts
     board_recipe(config, 0)  # so is an unknown generator
+    size = campaign_size(config)
+    boards = args.boards if size is None or args.boards is None else min(args.boards, size)
+    if boards is None and args.time_budget is None:
+        if size is None:
+            raise ValueError(f"give --boards or --time-budget (only small:N has an end: {config.generator} has none)")
+        boards = size
     known = load_baseline(args.baseline) if args.baseline else None  # and so is a bad baseline file
     earlier = _earlier_seconds(args.out) if args.resume else 0.0
     try:
-        with progress_bar(args.boards, args.time_budget, disabled=args.no_progress) as update:
-            progress = run_campaign(config, args.out, args.boards, args.time_budget, args.jobs, args.scheduler,
+        with progress_bar(boards, args.time_budget, disabled=args.no_progress) as update:
+            progress = run_campaign(config, args.out, boards, args.time_budget, args.jobs, args.scheduler,
                                     args.resume, update)
     finally:  # even when interrupted, the time spent so far is kept for the report
         if (args.out / "campaign.json").exists():

@@ -16,6 +16,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from minecheck.boards.generators import features
 from minecheck.check.findings import Finding, Kind
 from minecheck.model.answers import SolverResult, Verdict
 from minecheck.model.board import COVERED, FLAG, Board, label
@@ -161,6 +162,7 @@ def render_finding(page: FindingPage) -> str:
                                                                         "original")})
     board_text = f.board
     origin = f.recipe.describe() if f.recipe else "a board given by hand"
+    has = ", ".join(features(f.recipe)) if f.recipe else ""
     stats = dict(page.stats) if page.stats else None
     if stats and stats.get("successes"):
         stats["passes"] = ", ".join(f"{k} x{v}" for k, v in stats["successes"].items())
@@ -172,7 +174,7 @@ def render_finding(page: FindingPage) -> str:
     return render_template(
         "finding.html.j2", title=f"minecheck: {f.kind.value} {f.subject}", f=f, sections=sections, cells=cells,
         board_text=board_text, board_rows=max(3, board_text.count("\n") + 1), replay=replay_command(f, board_text),
-        origin=origin, index=f.index if f.index is not None else "-", stats=stats, timings=timings,
+        origin=origin, features=has, index=f.index if f.index is not None else "-", stats=stats, timings=timings,
         versions=versions(), original_text=original_text, original_rows=max(3, original_text.count("\n") + 1))
 
 
