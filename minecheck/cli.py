@@ -105,7 +105,10 @@ def generator_forms() -> str:
     """Every value --generator takes, as the help and the error for an unknown one both list them."""
     forms = ["mix (the default blend)"]
     for name in GENERATORS:
-        forms += [f"play:{level}" for level in LEVELS] if name == "play" else [name]
+        if name == "play":
+            forms += [f"play:{level}" for level in LEVELS]
+        else:
+            forms.append("small:N (every board of at most N cells, N <= 8)" if name == "small" else name)
     return ", ".join(forms)
 
 
@@ -114,7 +117,7 @@ def check_generator(generator: str) -> None:
     name, _, level = generator.partition(":")
     if generator == "mix" or (name in GENERATORS and (name != "play" or level in LEVELS or not level)):
         return
-    known = ["mix", *GENERATORS, *(f"play:{lv}" for lv in LEVELS)]
+    known = ["mix", *GENERATORS, *(f"play:{lv}" for lv in LEVELS), "small:5"]
     raise ValueError(f"unknown generator {generator!r}{suggest(generator, known)}; known: {generator_forms()}")
 
 
@@ -159,8 +162,10 @@ def _parser() -> argparse.ArgumentParser:
 
     fuzz = sub.add_parser("fuzz", help="cross-check many seeded boards; findings and a report in --out")
     fuzz.add_argument("--seed", type=int, required=True, help="the campaign seed: board i is made from (seed, i)")
-    budget = fuzz.add_mutually_exclusive_group(required=True)
-    budget.add_argument("--boards", type=positive, help="check boards 0 .. N-1")
+    budget = fuzz.add_mutually_exclusive_group()
+    budget.add_argument("--boards", type=positive,
+                        help="check boards 0 .. N-1 (one of --boards and --time-budget is needed, but for small:N, "
+                             "which without them checks its whole sweep)")
     budget.add_argument("--time-budget", type=seconds, metavar="SECONDS",
                         help="check boards until this much time passed")
     fuzz.add_argument("--jobs", type=positive, default=None, help="worker processes (default: one per core)")
@@ -315,7 +320,7 @@ def _shrink(args: argparse.Namespace) -> int:
 
 def _fuzz(args: argparse.Namespace) -> int:
     from minecheck.campaigns.baseline import load as load_baseline
-    from minecheck.campaigns.fuzz import Config, board_recipe
+    from minecheck.campaigns.fuzz import Config, board_recipe, campaign_size
 
     started = time.perf_counter()
     subjects, references, definitions = _resolve(args)
@@ -325,6 +330,13 @@ def _fuzz(args: argparse.Namespace) -> int:
     _ready(config.subjects + config.references)  # an unknown name, or a solver that cannot run: before any work
     check_generator(args.generator)  # so is an unknown generator
     board_recipe(config, 0)
+    size = campaign_size(config)
+    boards = args.boards if size is None or args.boards is None else min(args.boards, size)
+    if boards is None and args.time_budget is None:
+        if size is None:
+            raise ValueError(f"give --boards or --time-budget (only small:N has an end: {config.generator} has none)")
+        boards = size
+    args.boards = boards
     known = load_baseline(args.baseline) if args.baseline else None  # and so is a bad baseline file
     with holding(args.out):  # one run per folder, from the first file written to the last page of the report
         return _fuzz_in(args, config, known, started)

@@ -178,3 +178,50 @@ def test_the_fixed_variants_and_the_references_raise_no_false_alarm_on_the_defau
     kinds = {json.loads(line)["generator"].split()[0] for line in (tmp_path / "boards.jsonl").read_text().splitlines()}
     assert kinds == {"play", "reveal", "edge", "contradict"}
     assert read_findings(tmp_path) == []
+
+
+# -- the small-board sweep and swarm boards in campaigns ------------------------------------------
+
+def test_small_n_board_i_is_board_i_of_the_sweep_whatever_the_campaign_seed():
+    from minecheck.boards.small import small_count, small_recipe
+
+    recipes = [board_recipe(Config(seed=s, generator="small:5"), i) for s in (1, 2) for i in (0, 7, 3046)]
+    assert recipes == [small_recipe(5, i) for i in (0, 7, 3046)] * 2
+    assert small_count(5) == 3047
+    with pytest.raises(IndexError, match="0 to 3046"):
+        board_recipe(Config(seed=1, generator="small:5"), 3047)
+
+
+@pytest.mark.parametrize("name", ["small", "small:0", "small:9", "small:x"])
+def test_a_bad_sweep_name_exits_2(tmp_path, capsys, name):
+    code = main(["fuzz", "--seed", "1", "--boards", "1", "--out", str(tmp_path / "out"), "--no-progress",
+                 "--generator", name])
+    assert code == 2 and "small" in capsys.readouterr().err
+
+
+def test_small_n_without_boards_checks_the_whole_sweep_and_with_boards_its_first(tmp_path):
+    whole, first = tmp_path / "whole", tmp_path / "first"
+    assert fuzz(whole, "--solvers", "ilp@fixed", "--generator", "small:2") == 0  # the later --generator wins
+    assert board_indices(whole) == list(range(40))
+    lines = [json.loads(line) for line in (whole / "boards.jsonl").read_text().splitlines()]
+    assert lines[0]["generator"] == "small index=0 n=2 seed=0" and lines[0]["features"] == ["board 0 of small:2",
+                                                                                           "consistent"]
+    assert fuzz(first, "--solvers", "ilp@fixed", "--generator", "small:2", "--boards", "5") == 0
+    assert board_indices(first) == list(range(5))
+    assert fuzz(tmp_path / "capped", "--solvers", "ilp@fixed", "--generator", "small:1", "--boards", "99") == 0
+    assert board_indices(tmp_path / "capped") == list(range(10))
+
+
+def test_a_generator_without_an_end_needs_boards_or_a_time_budget(tmp_path, capsys):
+    assert fuzz(tmp_path / "out", "--solvers", "ilp@fixed") == 2
+    assert "--boards or --time-budget" in capsys.readouterr().err
+
+
+def test_swarm_boards_carry_their_features_in_the_board_lines(tmp_path):
+    from minecheck.boards.swarm import swarm_features
+
+    config = Config(seed=5, subjects=("ilp@fixed",), references=("exact",), generator="swarm")
+    run_campaign(config, tmp_path, boards=3, jobs=1)
+    lines = [json.loads(line) for line in (tmp_path / "boards.jsonl").read_text().splitlines()]
+    assert [line["generator"].split()[0] for line in lines] == ["swarm"] * 3
+    assert [line["features"] for line in lines] == [list(swarm_features(board_recipe(config, i))) for i in range(3)]

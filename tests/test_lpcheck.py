@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from conftest import board
 
 from minecheck.boards.generators import generate_board, recipe
@@ -48,3 +49,25 @@ def test_relaxations_of_a_board_are_checked_per_component():
 
 def test_describe_lp_is_readable():
     assert describe_lp(LP(((1.0, -2.0),), (3.0,), (1.0, 0.0))) == "min +1 x0\n  +1 x0 -2 x1 = 3\n  x >= 0"
+
+
+
+def test_one_random_lp_in_eight_is_degenerate():
+    from minecheck.check.lpcheck import degenerate_pick
+
+    share = sum(degenerate_pick(s) is not None for s in range(800)) / 800
+    assert 0.09 <= share <= 0.16
+    assert random_lp(5) == random_lp(5)
+
+
+@pytest.mark.parametrize("base", range(4))
+def test_the_cycling_lps_cycle_with_first_row_ties_alone_when_scaled_and_the_fixed_simplex_agrees_with_cbc(base):
+    import random
+
+    from minecheck.campaigns.teeth import lp_alone
+    from minecheck.check.lpcheck import DEGENERATE, degenerate_lp
+
+    lp = degenerate_lp(random.Random(base), DEGENERATE[base])
+    assert lp != DEGENERATE[base]  # scaled
+    assert lp_alone(lp, "simplex-first-row-ties") == Kind.CRASH.value  # ~1 s: 20,000 pivots, then it gives up
+    assert check_lp(lp, ["simplex@fixed"], "") == []

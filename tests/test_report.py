@@ -462,3 +462,18 @@ def test_publishing_again_gives_identical_pages(campaign, tmp_path):
     for path in finding_pages(campaign):
         assert (again / path.name).read_bytes() == path.read_bytes(), path.name
     assert without_timing((again / "index.html").read_text()) == without_timing((campaign / "index.html").read_text())
+
+
+def test_finding_page_says_what_a_swarm_or_small_board_has():
+    from dataclasses import replace as changed
+
+    from minecheck.boards.small import small_label, small_recipe
+    from minecheck.boards.swarm import swarm_features
+
+    swarm = Recipe("swarm", (), 99)
+    page = verdict_page()
+    text = Page(render_finding(changed(page, finding=changed(page.finding, recipe=swarm)))).text
+    assert "the board has " + ", ".join(swarm_features(swarm)) in text
+    text = Page(render_finding(changed(page, finding=changed(page.finding, recipe=small_recipe(4, 900))))).text
+    assert f"the board has board 900 of small:4, {small_label(4, 900)}" in text
+    assert "the board has" not in Page(render_finding(page)).text  # a reveal board: nothing to say

@@ -24,8 +24,8 @@ from dataclasses import replace
 from minecheck.boards.contradictions import contradict
 from minecheck.boards.layouts import extreme_mines, scatter
 from minecheck.boards.recipe import Recipe, rng_for
-from minecheck.boards.small import small
-from minecheck.boards.swarm import swarm
+from minecheck.boards.small import small, small_label
+from minecheck.boards.swarm import swarm, swarm_features
 from minecheck.engine.counter import count_board
 from minecheck.model.board import Board, neighbours
 from minecheck.model.position import Position, open_cell, render
@@ -195,7 +195,21 @@ def edge_shape(rec: Recipe) -> str:
     return str(dict(rec.params).get("shape") or EDGE_SHAPES[rng_for(rec).randrange(len(EDGE_SHAPES))])
 
 
+def features(rec: Recipe) -> tuple[str, ...]:
+    """What a recipe's board is, in words, without building it: a swarm board's drawn features, a small
+    board's kind and place ("digit +1 at r0c1"), an edge board's shape; nothing for the other generators."""
+    params = dict(rec.params)
+    if rec.generator == "swarm":
+        return swarm_features(rec)
+    if rec.generator == "small":
+        n, index = int(params.get("n", 4)), int(params.get("index", 0))
+        return (f"board {index} of small:{n}", small_label(n, index))
+    if rec.generator == "edge":
+        return (edge_shape(rec),)
+    return ()
+
+
 GENERATORS = {"reveal": reveal, "play": play, "stress": stress, "edge": edge, "contradict": contradict, "small": small,
               "swarm": swarm}
 
-__all__ = ["recipe", "generate", "generate_board", "GENERATORS", "LEVELS", "EDGE_SHAPES"]
+__all__ = ["recipe", "generate", "generate_board", "features", "GENERATORS", "LEVELS", "EDGE_SHAPES"]

@@ -33,8 +33,9 @@ from collections.abc import Callable
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 
-from minecheck.boards.generators import generate_board, recipe
+from minecheck.boards.generators import features, generate_board, recipe
 from minecheck.boards.recipe import Recipe
+from minecheck.boards.small import MAX_CELLS, small_count, small_recipe
 from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import WHOLE_BOARD, Finding, Kind, read_findings
 from minecheck.model.answers import Mode
@@ -74,7 +75,7 @@ class Config:
     seed: int
     subjects: tuple[str, ...] = SEED_SUBJECTS + FIXED_SUBJECTS
     references: tuple[str, ...] = REFERENCES
-    generator: str = "mix"  # "mix", or "NAME" / "NAME:level" with default parameters
+    generator: str = "mix"  # "mix", "small:N" (the sweep of boards of at most N cells), or "NAME" / "NAME:level"
     timeout: float = 10.0  # CPU seconds per solver per board
     memory_mib: int | None = DEFAULT_MEMORY_MIB  # memory a solver may add per board
     idle: float | None = None  # seconds without CPU use before a blocked solver is stopped (None: the default)
@@ -98,13 +99,37 @@ class BoardOutcome:
 
 
 def board_recipe(config: Config, index: int) -> Recipe:
-    """The recipe of board ``index``: depends on the campaign seed and the index only."""
+    """The recipe of board ``index``: depends on the campaign seed and the index only (for ``small:N``, on
+    the index alone: board i of the sweep is the same in every campaign)."""
     seed = int.from_bytes(hashlib.sha256(f"{config.seed}|{index}".encode()).digest()[:6], "big")
     if config.generator == "mix":
         name, params = MIX[index % len(MIX)]
         return recipe(name, seed, **dict(params))
     name, _, level = config.generator.partition(":")
+    if name == "small":
+        n = sweep_cells(config.generator)
+        if not 0 <= index < small_count(n):
+            raise IndexError(f"the small:{n} sweep holds boards 0 to {small_count(n) - 1}, not {index}")
+        return small_recipe(n, index)
     return recipe(name, seed, **({"level": level} if level else {}))
+
+
+def sweep_cells(generator: str) -> int:
+    """N of a ``small:N`` generator (ValueError for a bad one)."""
+    name, _, cells = generator.partition(":")
+    if name != "small" or not cells.isdigit():
+        raise ValueError(f"the small-board sweep is named small:N, N the most cells a board has, not {generator!r}")
+    n = int(cells)
+    if not 1 <= n <= MAX_CELLS:
+        raise ValueError(f"small:N sweeps boards of 1 to {MAX_CELLS} cells, not {n}")
+    return n
+
+
+def campaign_size(config: Config) -> int | None:
+    """How many boards the generator has: the whole sweep for ``small:N``, None (no end) for the others."""
+    if config.generator.partition(":")[0] == "small":
+        return small_count(sweep_cells(config.generator))
+    return None
 
 
 def check_index(config: Config, index: int) -> BoardOutcome:
@@ -155,6 +180,9 @@ def _defaults() -> dict:
 def _record(out: Path, outcome: BoardOutcome) -> None:
     line = {"index": outcome.index, "generator": outcome.recipe.describe(), "seconds": round(outcome.seconds, 4),
             "solver_seconds": dict(outcome.solver_seconds), "findings": len(outcome.findings)}
+    drawn = features(outcome.recipe)
+    if drawn:
+        line["features"] = list(drawn)
     if outcome.stops:
         line["stops"] = dict(outcome.stops)
     folder(out).record(line, [f.to_json() for f in outcome.findings])
@@ -175,10 +203,14 @@ def run_campaign(config: Config, out: Path, boards: int | None = None, time_budg
                  jobs: int | None = None, scheduler: str | None = None, resume: bool = False,
                  on_outcome: Callable[[BoardOutcome, Progress], None] | None = None, overwrite: bool = False,
                  warn: Warn | None = None) -> Progress:
-    """Check boards 0, 1, 2, ... until ``boards`` are done or ``time_budget`` seconds have passed, holding
-    the folder's lock (``overwrite``: replace an earlier run's files; ``warn`` hears of lines resume skips)."""
-    if boards is None and time_budget is None:
+    """Check boards 0, 1, 2, ... until ``boards`` are done or ``time_budget`` seconds have passed (a generator
+    with an end, ``small:N``, stops there, and without either runs to it), holding the folder's lock
+    (``overwrite``: replace an earlier run's files; ``warn`` hears of lines resume skips)."""
+    size = campaign_size(config)
+    if boards is None and time_budget is None and size is None:
         raise ValueError("give a number of boards or a time budget")
+    if size is not None:
+        boards = size if boards is None else min(boards, size)
     with holding(out):
         run = folder(out)
         done = run.prepare(asdict(config), resume, defaults=_defaults(), overwrite=overwrite, warn=warn)

@@ -29,8 +29,54 @@ assert tuple(LP_SOLVERS) == LP_SOLVER_NAMES
 REFERENCE = "cbc"
 
 
+# Degenerate LPs on which the leaving rule decides whether the simplex ends.  With b = 0 (or nearly) every
+# ratio of the ratio test ties, and an entering rule alone does not keep the simplex from cycling: the first
+# four cycle for ever under Bland's entering rule when ties leave by the first row (the seed simplex's
+# ratio test), in Phase II (the first three: unbounded, unbounded, optimal) or in Phase I (the fourth:
+# infeasible); they were found by a search over random degenerate LPs (1 in about 50,000 cycles).  The last
+# is Beale's example (1955), which cycles under Dantzig's most-negative entering rule with the same ties.
+DEGENERATE: tuple[LP, ...] = (
+    LP(((-2.0, -3.0, -1.0, 2.0, 2.0, -1.0), (0.0, 2.0, -3.0, 3.0, 1.0, -2.0)), (0.0, 0.0),
+       (1.0, -2.0, 3.0, 2.0, -1.0, 0.0)),
+    LP(((0.25, -0.5, 0.0, 2.0, -2.0, 3.0), (1.0, 0.0, 1.0, 0.25, -2.0, -3.0), (-2.0, 2.0, 1.0, -3.0, 3.0, 0.25)),
+       (0.0, 0.0, 0.0), (-2.0, 3.0, -1.0, 3.0, 0.25, -3.0)),
+    LP(((-0.5, 2.0, -0.5, 0.0, 0.0, 3.0, -3.0), (0.5, 0.5, -3.0, -1.0, 0.0, 2.0, 2.0),
+        (2.0, 0.5, 0.0, 2.0, -1.0, 0.0, -3.0)), (0.0, 0.0, 0.0), (-0.5, 1.0, 2.0, 0.0, 0.25, -0.5, -0.5)),
+    LP(((0.25, -1.0, 0.5, -2.0, 0.25, 0.0, 0.0), (-0.5, 0.25, 3.0, 1.0, 0.25, -2.0, -3.0),
+        (-3.0, -3.0, 0.0, 2.0, -2.0, 1.0, -0.5), (0.25, 0.25, 0.0, -3.0, 3.0, -3.0, 0.0)), (0.0, 0.0, 1.0, 0.0),
+       (-2.0, 0.0, -3.0, 0.5, 3.0, -0.5, -3.0)),
+    LP(((1.0, 0.0, 0.0, 0.25, -8.0, -1.0, 9.0), (0.0, 1.0, 0.0, 0.5, -12.0, -0.5, 3.0),
+        (0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0)), (0.0, 0.0, 1.0), (0.0, 0.0, 0.0, -0.75, 20.0, -0.5, 6.0)),
+)
+DEGENERATE_SHARE = 1 / 8  # of the random LPs: one of DEGENERATE, scaled
+SCALES = (0.5, 1.0, 2.0, 4.0)  # powers of two: exact in floating point, so the pivots are those of the original
+
+
+def degenerate_lp(rng: random.Random, base: LP | None = None) -> LP:
+    """One of DEGENERATE (or ``base``) with its columns scaled by powers of two, and its rows by one more:
+    another LP with the same pivots (a column scaled by s > 0 scales its reduced costs, in both phases, and
+    its ratios alike; all rows scaled together keep every ratio and every sign), so the ones that cycle
+    still cycle.  (Rows scaled apart would not do: Phase I weighs its artificials, one a row, alike.)"""
+    base = base or rng.choice(DEGENERATE)
+    row = rng.choice(SCALES)
+    cols = [rng.choice(SCALES) for _ in base.c]
+    return LP(tuple(tuple(row * s * v for s, v in zip(cols, r)) for r in base.a), tuple(row * v for v in base.b),
+              tuple(s * v for s, v in zip(cols, base.c)))
+
+
+def degenerate_pick(seed: int) -> random.Random | None:
+    """The stream that makes random LP ``seed`` degenerate, or None for the others (a stream of its own, so
+    the others are drawn as before)."""
+    pick = random.Random(int.from_bytes(hashlib.sha256(f"degenerate lp|{seed}".encode()).digest()[:8], "big"))
+    return pick if pick.random() < DEGENERATE_SHARE else None
+
+
 def random_lp(seed: int) -> LP:
-    """A small LP min c.x, Ax = b, x >= 0 with integer data; about a third each optimal/infeasible/unbounded."""
+    """A small LP min c.x, Ax = b, x >= 0 with integer data; about a third each optimal/infeasible/unbounded;
+    one in eight instead a degenerate LP of DEGENERATE, scaled (so the others are those of earlier versions)."""
+    pick = degenerate_pick(seed)
+    if pick is not None:
+        return degenerate_lp(pick)
     rng = random.Random(int.from_bytes(hashlib.sha256(f"lp|{seed}".encode()).digest()[:8], "big"))
     m, n = rng.randint(1, 4), rng.randint(2, 6)
     a = tuple(tuple(float(rng.randint(-3, 3)) for _ in range(n)) for _ in range(m))

@@ -17,6 +17,7 @@ from importlib.metadata import PackageNotFoundError, version
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
+from minecheck.boards.generators import features
 from minecheck.check.findings import Finding, Kind
 from minecheck.model.answers import SolverResult, Verdict
 from minecheck.model.board import COVERED, FLAG, Board, label
@@ -183,6 +184,7 @@ def render_finding(page: FindingPage) -> str:
                                 f"to {page.shrunk.width}x{page.shrunk.height}; its text is at the end of the page.")
     board_text = f.board
     origin = _origin(f)
+    has = ", ".join(features(f.recipe)) if f.recipe else ""
     stats = dict(page.stats) if page.stats else None
     if stats and stats.get("successes"):
         stats["passes"] = ", ".join(f"{k} x{v}" for k, v in stats["successes"].items())
@@ -196,7 +198,7 @@ def render_finding(page: FindingPage) -> str:
         back=page.back,
         board_text=board_text, board_rows=max(3, board_text.count("\n") + 1), replay=replay_command(f, board_text),
         notes=page.notes, commands=page.commands,
-        origin=origin, index=f.index if f.index is not None else "-", stats=stats, timings=timings,
+        origin=origin, features=has, index=f.index if f.index is not None else "-", stats=stats, timings=timings,
         versions=versions(), original_text=original_text, original_rows=max(3, original_text.count("\n") + 1))
 
 
