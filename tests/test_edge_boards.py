@@ -35,6 +35,7 @@ SHAPE_HOLDS = {
     "fewest-mines": lambda b: b.total_mines is not None,
     "most-mines": lambda b: b.total_mines is not None,
     "dense": lambda b: len(b.truth) >= int(0.5 * b.size + 0.5),
+    "wide": lambda b: b.width > 1000 and all(c % b.width < 6 or c % b.width >= b.width - 6 for c in b.digits),
 }
 
 

@@ -269,3 +269,20 @@ def test_the_totals_a_board_allows_have_no_gap_so_one_past_each_end_is_every_imp
             if b.truth is not None and b.total is None:
                 totals = sorted(layouts(b.width, b.height)[b.cells])
                 assert totals == list(range(totals[0], totals[-1] + 1))
+
+
+def test_the_walk_visits_every_board_of_the_sweep_once_most_varied_first():
+    from minecheck.boards.small import WALK_CELLS, small_walk, traits
+
+    sweep = small_sweep(5)
+    walk = small_walk(5)
+    assert sorted(walk) == list(range(len(sweep)))
+    pool = [b for b in sweep if b.width * b.height <= WALK_CELLS]
+    pairs = {(a, b) for board in pool for k, a in enumerate(traits(board)) for b in traits(board)[k + 1:]}
+    prefix = next(k for k in range(1, len(walk)) if walk[k:] == tuple(sorted(walk[k:])))
+    seen = {(a, b) for i in walk[:prefix] for k, a in enumerate(traits(sweep[i])) for b in traits(sweep[i])[k + 1:]}
+    assert seen == pairs and prefix < 80  # every pair of traits some board has, in a few dozen boards
+    values = {v for board in pool for v in traits(board)}
+    first_values = {v for i in walk[:12] for v in traits(sweep[i])}
+    assert first_values == values  # every trait value within the first dozen
+    assert small_walk(7)[:prefix] == walk[:prefix]  # the prefix is the same whatever the sweep's N (>= WALK_CELLS)

@@ -65,6 +65,8 @@ def holds(feature: str, made) -> bool:
         return max(len(c.component.cells) for c in count_board(seen, Mode.LOCAL).components) >= LARGE
     if feature == "dense":
         return 2 * len(pos.mines) >= seen.size
+    if feature == "sparse":
+        return seen.size >= (24 if 1 in (seen.width, seen.height) else 64) and 0 < 16 * len(pos.mines) <= seen.size
     if feature == "no flags":
         return not seen.flags
     if feature == "some flags":
@@ -96,6 +98,9 @@ def holds(feature: str, made) -> bool:
     if not seen.is_digit(cell):
         return False
     step = board.cells[cell] - seen.cells[cell]
+    if feature == "impossible: digit two beyond its covered cells":
+        around = seen.neighbours(cell)
+        return board.cells[cell] - sum(seen.is_flag(n) for n in around) >= sum(seen.is_covered(n) for n in around) + 2
     if feature == "impossible: digit with no covered neighbour":
         return not covered and abs(step) == 1
     return covered and step == (1 if feature == "impossible: digit +1" else -1)

@@ -11,7 +11,7 @@
   (swarm testing; minecheck.boards.swarm);
 * ``edge``: the boards that people forget (``EDGE_SHAPES``): one cell wide or tall, 1x1, no digit,
   every safe cell opened, every mine flagged, the total at the fewest or the most mines the digits
-  allow, mines packed densely.
+  allow, mines packed densely, more than 1000 columns (opened at both ends).
 
 A recipe (``minecheck.boards.recipe``) names the generator, its parameters and the seed.
 """
@@ -170,7 +170,9 @@ EDGE_RECIPES: dict[str, tuple[tuple[float, float], ...]] = {
     "fewest-mines": ((2, 7), (2, 7), (0.1, 0.35), (0.3, 0.7), (0.0, 0.3)),  # M = flags + the fewest the digits allow
     "most-mines": ((2, 7), (2, 7), (0.1, 0.35), (0.3, 0.7), (0.0, 0.3)),  # M = flags + the most the digits allow
     "dense": ((2, 7), (2, 7), (0.5, 0.95), (0.7, 1.0), (0.0, 0.3)),  # half the cells or more: digits up to 8
+    "wide": ((1010, 1040), (1, 2), (0.1, 0.3), (0.6, 0.6), (0.0, 0.3)),  # past 1000 columns, opened at both ends
 }
+WIDE_ENDS = 6  # columns at each end of a wide board where cells are opened (a few clicks there, none between)
 EDGE_SHAPES = tuple(EDGE_RECIPES)
 
 
@@ -185,6 +187,9 @@ def edge(rec: Recipe, shape: str = "") -> Position:
     (w_low, w_high), (h_low, h_high), density, open_prob, flag_prob = EDGE_RECIPES[shape]
     width, height = rng.randint(int(w_low), int(w_high)), rng.randint(int(h_low), int(h_high))
     pos = scatter(rng, width, height, rng.uniform(*density), rng.uniform(*open_prob), rng.uniform(*flag_prob))
+    if shape == "wide":  # cells keyed row * 1000 + column collide past column 999; a few clicks at each end
+        ends = {c for c in range(width * height) if c % width < WIDE_ENDS or c % width >= width - WIDE_ENDS}
+        pos = replace(pos, opened=pos.opened & ends)
     if shape in ("fewest-mines", "most-mines"):
         return extreme_mines(pos, fewest=shape == "fewest-mines")
     return replace(pos, show_total=rng.random() < 0.75)

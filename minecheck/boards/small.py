@@ -266,6 +266,99 @@ def small_recipe(n: int, index: int) -> Recipe:
     return Recipe("small", (("index", index), ("n", n)), index)
 
 
+# -- the walk: the sweep's most varied boards first ---------------------------------------------
+
+WALK_CELLS = 5  # the covering prefix is chosen among the boards of at most this many cells
+
+
+def traits(b: SmallBoard) -> tuple[tuple[str, str], ...]:
+    """What a board is, as (trait, value) pairs: its shape, kind, total, flags, digits, covered cells,
+    components and mines; the walk covers every pair of these that some board has."""
+    w, h, cells = b.width, b.height, b.cells
+    flags = frozenset(i for i, v in enumerate(cells) if v == FLAG)
+    covered = [i for i, v in enumerate(cells) if v == COVERED]
+    digits = [i for i, v in enumerate(cells) if v >= 0]
+    around = {d: neighbours(w, h, d) for d in digits}
+    frontier = {n for d in digits for n in around[d] if cells[n] == COVERED}
+    out = {"shape": "1x1" if w * h == 1 else "one row" if h == 1 else "two-dimensional", "kind": b.kind,
+           "total": "none" if b.total is None else "stated",
+           "flags": "none" if not flags else "every mine" if flags == b.truth else "some",
+           "zero": str(any(cells[d] == 0 for d in digits)),
+           "closed digit": str(any(cells[d] > 0 and not any(cells[n] == COVERED for n in around[d]) for d in digits)),
+           "needs two": str(any(cells[d] - sum(n in flags for n in around[d]) >= 2 for d in digits)),
+           "covered": ("none" if not covered else "no frontier" if not frontier else "off the frontier too"
+                       if set(covered) - frontier else "frontier"),
+           "components": str(min(2, _components(cells, around))),
+           "no layout": _why_impossible(b, flags, around)}
+    if b.truth is not None:
+        out["mines"] = "none" if not b.truth else "dense" if 2 * len(b.truth) >= w * h else "some"
+    return tuple(sorted(out.items()))
+
+
+def _why_impossible(b: SmallBoard, flags: frozenset[int], around: dict[int, tuple[int, ...]]) -> str:
+    """Why a board has no layout: none (it has one), its total, a digit with more flags around it than it
+    shows, a digit owed more mines than it has covered neighbours, or digits that each can be met but not
+    together."""
+    if b.truth is not None:
+        return "none"
+    if b.kind in (TOTAL_BELOW, TOTAL_ABOVE):
+        return "the total"
+    needs = [b.cells[d] - sum(n in flags for n in near) for d, near in around.items()]
+    if any(need < 0 for need in needs):
+        return "a digit over-flagged"
+    if any(need > sum(b.cells[n] == COVERED for n in near) for need, near in zip(needs, around.values())):
+        return "a digit owed more than its covered cells"
+    return "digits together"
+
+
+def _components(cells: Cells, around: dict[int, tuple[int, ...]]) -> int:
+    """Groups of covered cells that the digits tie together (the digits' equations, as the counter splits them)."""
+    parent: dict[int, int] = {}
+
+    def find(x: int) -> int:
+        while parent.setdefault(x, x) != x:
+            x = parent[x]
+        return x
+
+    for near in around.values():
+        group = [n for n in near if cells[n] == COVERED]
+        for n in group:
+            parent[find(n)] = find(group[0])
+    return len({find(x) for x in parent})
+
+
+@cache
+def small_walk(n: int) -> tuple[int, ...]:
+    """The sweep of n cells in the order the default mix visits it: first a covering prefix, then every
+    other board in the sweep's order.  The prefix is chosen among the boards of at most WALK_CELLS cells,
+    greedily, the smallest first among equals: boards that bring a value of a trait not yet seen (every
+    shape, kind, reason for having no layout, ... once), then boards that bring the most pairs of trait
+    values not yet seen together, until every pair some board has is seen.
+
+    Pairwise coverage, as in combinatorial testing: a defect that needs one thing shows within the first
+    ten boards or so, one that needs two at once (a flag beside a closed digit, a total on a one-wide
+    board) within the first fifty, where the sweep in its own order reaches boards of four cells only
+    after about 200."""
+    sweep = small_sweep(n)
+    pool = [i for i, b in enumerate(sweep) if b.width * b.height <= WALK_CELLS]
+    values = [traits(sweep[i]) for i in pool]
+    prefix: list[int] = []
+    for units in (lambda t: t, lambda t: [(a, b) for k, a in enumerate(t) for b in t[k + 1:]]):
+        index: dict[object, int] = {}
+        masks = [sum(1 << index.setdefault(u, len(index)) for u in set(units(t))) for t in values]
+        covered = 0
+        for k in prefix:  # what the boards already chosen bring
+            covered |= masks[pool.index(k)]
+        while True:
+            gain, best = max(((m & ~covered).bit_count(), -k) for k, m in enumerate(masks))
+            if gain == 0:
+                break
+            prefix.append(pool[-best])
+            covered |= masks[-best]
+    first = set(prefix)
+    return tuple(prefix) + tuple(i for i in range(len(sweep)) if i not in first)
+
+
 def small(rec: Recipe, n: int = 4, index: int = 0) -> Position | Board:
     """The generator: the position behind consistent board ``index`` of sweep n, or the impossible board itself."""
     return small_entry(n, index).made()

@@ -3,18 +3,22 @@
 A random board mostly has the common features (some flags, a total, a few small components) and
 rarely the ones defects hide behind.  Here each board FIRST draws which features it has (each yes/no
 feature with chance 1/2, one choice of each group uniformly, and on half the boards one impossible
-change, each kind 1/12) and is then built to have exactly those:
+change, each kind 1/14) and is then built to have exactly those:
 
   shape       ``one-wide`` (a single row or column) or not
   frontier    ``large component``: the digits tie LARGE or more covered cells into one component
-  mines       ``dense``: half the cells or more are mines
+  mines       ``dense``: half the cells or more are mines; ``sparse``: a larger board (64 cells or more,
+              a row of 24 or more) with at most one mine in sixteen cells, so many layouts and
+              probabilities near 0 (drawn after the others; with dense it gives way)
   flags       ``no flags``, ``some flags`` or ``every mine flagged``
   opened      ``closed digit``: a digit whose every neighbour is open or flagged
   total       ``no total``, ``total stated``, ``total at fewest`` or ``total at most`` (the fewest or
               most mines the digits allow, ``generators.extreme_mines``)
   impossible  none, or one change that leaves no layout: ``impossible: digit +1`` / ``digit -1`` (a digit
               with a covered neighbour), ``impossible: digit with no covered neighbour``,
-              ``impossible: forbidden flag``, ``impossible: total below range`` / ``total above range``
+              ``impossible: digit two beyond its covered cells`` (owed two or more mines more than it has
+              covered neighbours), ``impossible: forbidden flag``, ``impossible: total below range`` /
+              ``total above range``
 
 Some draws cannot go together; one gives way, by fixed rules (``settle``): a changed digit or flag
 turns an extreme total into a plain stated one, and a changed total takes the total's place; a digit
@@ -55,20 +59,23 @@ ATTEMPTS = 500  # builds tried before a recipe is given up: the hardest mix of f
 ONE_WIDE = "one-wide"
 LARGE_COMPONENT = "large component"
 DENSE = "dense"
+SPARSE = "sparse"
+SPARSE_SHARE = 1 / 16  # the most mines a sparse board has, as a share of its cells
 NO_FLAGS, SOME_FLAGS, EVERY_FLAG = "no flags", "some flags", "every mine flagged"
 CLOSED_DIGIT = "closed digit"
 NO_TOTAL, TOTAL, FEWEST, MOST = "no total", "total stated", "total at fewest", "total at most"
 DIGIT_ABOVE = "impossible: digit +1"
 DIGIT_BELOW = "impossible: digit -1"
 DIGIT_ALONE = "impossible: digit with no covered neighbour"
+DIGIT_BEYOND = "impossible: digit two beyond its covered cells"
 FORBIDDEN_FLAG = "impossible: forbidden flag"
 TOTAL_BELOW = "impossible: total below range"
 TOTAL_ABOVE = "impossible: total above range"
 
 FLAG_CHOICES = (NO_FLAGS, SOME_FLAGS, EVERY_FLAG)
 TOTAL_CHOICES = (NO_TOTAL, TOTAL, FEWEST, MOST)
-IMPOSSIBLE = (DIGIT_ABOVE, DIGIT_BELOW, DIGIT_ALONE, FORBIDDEN_FLAG, TOTAL_BELOW, TOTAL_ABOVE)
-FEATURES = (ONE_WIDE, LARGE_COMPONENT, DENSE, *FLAG_CHOICES, CLOSED_DIGIT, *TOTAL_CHOICES, *IMPOSSIBLE)
+IMPOSSIBLE = (DIGIT_ABOVE, DIGIT_BELOW, DIGIT_ALONE, DIGIT_BEYOND, FORBIDDEN_FLAG, TOTAL_BELOW, TOTAL_ABOVE)
+FEATURES = (ONE_WIDE, LARGE_COMPONENT, DENSE, SPARSE, *FLAG_CHOICES, CLOSED_DIGIT, *TOTAL_CHOICES, *IMPOSSIBLE)
 
 
 @dataclass(frozen=True)
@@ -95,6 +102,8 @@ def swarm_features(rec: Recipe) -> tuple[str, ...]:
     drawn.add(rng.choice(TOTAL_CHOICES))
     if rng.random() < 0.5:
         drawn.add(rng.choice(IMPOSSIBLE))
+    if rng.random() < 0.5:
+        drawn.add(SPARSE)
     return tuple(f for f in FEATURES if f in settle(drawn))
 
 
@@ -103,10 +112,12 @@ def settle(drawn: set[str]) -> set[str]:
     out = set(drawn)
     if out & {TOTAL_BELOW, TOTAL_ABOVE}:
         out = (out - set(TOTAL_CHOICES)) | {TOTAL}
-    elif out & {DIGIT_ABOVE, DIGIT_BELOW, DIGIT_ALONE, FORBIDDEN_FLAG} and out & {FEWEST, MOST}:
+    elif out & {DIGIT_ABOVE, DIGIT_BELOW, DIGIT_ALONE, DIGIT_BEYOND, FORBIDDEN_FLAG} and out & {FEWEST, MOST}:
         out = (out - {FEWEST, MOST}) | {TOTAL}
     if DIGIT_ALONE in out:
         out.add(CLOSED_DIGIT)
+    if DENSE in out:
+        out.discard(SPARSE)
     if TOTAL_BELOW in out and EVERY_FLAG in out:
         out = (out - {EVERY_FLAG}) | {SOME_FLAGS}
     if FORBIDDEN_FLAG in out and EVERY_FLAG in out:  # board text cannot state a total below its flags
@@ -142,8 +153,11 @@ def build(rng: random.Random, features: tuple[str, ...]) -> SwarmBoard | None:
     """One try at a board with the features; None when this draw has no place for one of them."""
     has = set(features).__contains__
     if has(ONE_WIDE):
-        length = rng.randint(2 * LARGE + 1, 30) if has(LARGE_COMPONENT) else rng.randint(2, 24)
+        low = max(2 * LARGE + 1 if has(LARGE_COMPONENT) else 2, 24 if has(SPARSE) else 2)
+        length = rng.randint(low, 40 if has(SPARSE) else 30 if has(LARGE_COMPONENT) else 24)
         width, height = (length, 1) if rng.random() < 0.5 else (1, length)
+    elif has(SPARSE):
+        width, height = rng.randint(8, 16), rng.randint(8, 12)
     elif has(LARGE_COMPONENT):
         width, height = rng.randint(4, 10), rng.randint(3, 10)
     else:
@@ -156,9 +170,12 @@ def build(rng: random.Random, features: tuple[str, ...]) -> SwarmBoard | None:
     safe = set(spine) | set(wedge) | ({closed} if closed is not None else set()) | (set(around) if has(NO_FLAGS)
                                                                                      else set())
     room = [c for c in range(size) if c not in safe]
-    density = rng.uniform(0.5, 0.75) if has(DENSE) else rng.uniform(0.08, 0.3)
-    mines = frozenset(rng.sample(room, min(len(room), math.ceil(density * size))))
-    chance = 1.0 if has(DENSE) and has(FEWEST) else rng.uniform(0.3, 0.9)  # the fewest leave no covered cell bare
+    density = rng.uniform(0.5, 0.75) if has(DENSE) else rng.uniform(0.02, SPARSE_SHARE) if has(SPARSE) else \
+        rng.uniform(0.08, 0.3)
+    count = max(1, int(density * size)) if has(SPARSE) else math.ceil(density * size)
+    mines = frozenset(rng.sample(room, min(len(room), count)))
+    # dense at its fewest: no covered cell left bare; sparse: few cells opened, many layouts left
+    chance = 1.0 if has(DENSE) and has(FEWEST) else rng.uniform(0.1, 0.5) if has(SPARSE) else rng.uniform(0.3, 0.9)
     shut = (set(ribs) | set(wedge[:1])) - set(around)
     opened = {c for c in range(size) if c not in mines and c not in shut and rng.random() < chance}
     opened |= {c for c in (*spine, *wedge[1:], *around) if c not in mines} | ({closed} if closed is not None
@@ -223,6 +240,9 @@ def changed(rng: random.Random, impossible: str, pos: Position, board: Board) ->
         room = board.total_mines is None or board.total_mines > len(board.flags)
         spots = [c for c in board.covered if room and no_layout(flagged(plain, c))]
         return flagged(plain, rng.choice(spots)) if spots else None
+    if impossible == DIGIT_BEYOND:
+        beyond = [(d, beyond_value(board, d)) for d in board.digits if beyond_value(board, d) <= 8]
+        return with_digit(plain, *rng.choice(beyond)) if beyond else None
     alone = impossible == DIGIT_ALONE
     step = -1 if impossible == DIGIT_BELOW else 1
     options = []
@@ -234,6 +254,12 @@ def changed(rng: random.Random, impossible: str, pos: Position, board: Board) ->
         if covered != alone and 0 <= value <= 8 and no_layout(with_digit(plain, d, value)):
             options.append(with_digit(plain, d, value))
     return rng.choice(options) if options else None
+
+
+def beyond_value(board: Board, digit: int) -> int:
+    """The digit that owes two mines more than its covered neighbours can hold (its flags count already)."""
+    around = board.neighbours(digit)
+    return sum(board.is_flag(n) for n in around) + sum(board.is_covered(n) for n in around) + 2
 
 
 def flagged(board: Board, cell: int) -> Board:
@@ -285,6 +311,12 @@ def _digit_change(case: SwarmBoard, step: int, alone: bool) -> bool:
     return covered != alone and (alone or case.board.cells[d] - seen.cells[d] == step)
 
 
+def _digit_beyond(case: SwarmBoard) -> bool:
+    cells = _changed_cells(case)
+    return (len(cells) == 1 and render(case.position).is_digit(cells[0]) and no_layout(case.board)
+            and case.board.cells[cells[0]] >= beyond_value(case.board, cells[0]))
+
+
 def _total_change(case: SwarmBoard, below: bool) -> bool:
     fewest, most = total_range(case.position)
     total = case.board.total_mines
@@ -300,6 +332,8 @@ HOLDS = {
     ONE_WIDE: lambda case: case.board.width == 1 or case.board.height == 1,
     LARGE_COMPONENT: lambda case: largest_component(render(case.position)) >= LARGE,
     DENSE: lambda case: 2 * len(case.position.mines) >= case.board.size,
+    SPARSE: lambda case: (case.board.size >= (24 if 1 in (case.board.width, case.board.height) else 64)
+                          and 0 < len(case.position.mines) <= SPARSE_SHARE * case.board.size),
     NO_FLAGS: lambda case: not case.position.flags,
     SOME_FLAGS: lambda case: bool(case.position.flags) and case.position.flags != case.position.mines,
     EVERY_FLAG: lambda case: bool(case.position.mines) and case.position.flags == case.position.mines,
@@ -311,6 +345,7 @@ HOLDS = {
     DIGIT_ABOVE: lambda case: _digit_change(case, 1, alone=False),
     DIGIT_BELOW: lambda case: _digit_change(case, -1, alone=False),
     DIGIT_ALONE: lambda case: _digit_change(case, 0, alone=True),
+    DIGIT_BEYOND: _digit_beyond,
     FORBIDDEN_FLAG: lambda case: (len(_changed_cells(case)) == 1 and case.board.is_flag(_changed_cells(case)[0])
                                   and no_layout(case.board)),
     TOTAL_BELOW: lambda case: _total_change(case, below=True),

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from minecheck.boards.generators import features, generate_board, recipe
 from minecheck.boards.recipe import Recipe
-from minecheck.boards.small import MAX_CELLS, small_count, small_recipe
+from minecheck.boards.small import MAX_CELLS, small_count, small_recipe, small_walk
 from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import WHOLE_BOARD, Finding, Kind, read_findings
 from minecheck.model.answers import Mode
@@ -48,24 +48,39 @@ from minecheck.running.workqueue import run_tasks
 
 SEED_SUBJECTS, FIXED_SUBJECTS = SEED_VARIANTS, FIXED_VARIANTS
 
-# the default mix of boards: article 000's small random check, real games at each level, the
-# boards that people forget (generators.EDGE_SHAPES, the seed picking the shape), and boards that
-# cannot be (minecheck.boards.contradictions: 1 of 8, a changed digit or total; a solver must call them
-# inconsistent).  Edge boards are 2 of every 8 (25% of the boards) but about 2% of a campaign's
-# time.  Measured with every seed and fixed solver (seed 7, one process): an edge board took 0.45 s
-# on average against 9.6 s for the other kinds (27.6 s for an expert game), and 120 edge boards
-# showed the same 11 kinds of seed defect as 100 boards of the others.  The fixed solvers and
-# every reference agree on all of 1500 edge boards (seeds 1, 2 and 3) and 60 contradictions.
-MIX: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = (
+# The default mix, a period of 48 boards.  Two boards in three walk the small sweep (small:WALK, in the
+# order of boards.small.small_walk: a covering prefix of the most varied tiny boards, then every board of
+# at most WALK cells, smallest first): the same boards in every campaign, checked in a blink.  The third is
+# drawn from the campaign's seed, in turn: larger reveal boards with thousands of layouts (many layouts,
+# small probabilities, large counts), boards that cannot be (contradict), boards more than 1000 columns
+# wide and the other boards people forget (edge), article 000's small random check, swarm boards (rare
+# features drawn often) and real games at each level.
+# Measured with bench/reach.py: every seed defect and planted fault that a board can show alone, first
+# shown within a median of 10 boards (README, Fuzz campaigns).
+WALK = 7
+SMALL = ("small", ())
+MANY_LAYOUTS = ("reveal", (("density", 0.2), ("height", 10), ("open_prob", 0.35), ("width", 12)))
+DIGIT_CHANGED = ("contradict", (("change", "digit"),))  # a digit no layout meets (a total: the walk has them)
+DRAWN: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = (
+    MANY_LAYOUTS,
+    DIGIT_CHANGED,
+    ("edge", (("shape", "wide"),)),
     ("reveal", (("height", 4), ("width", 5))),
-    ("reveal", (("density", 0.25), ("height", 5), ("open_prob", 0.5), ("width", 7))),
-    ("edge", ()),
+    MANY_LAYOUTS,
+    DIGIT_CHANGED,
+    ("swarm", ()),
+    MANY_LAYOUTS,
     ("play", (("level", "beginner"),)),
-    ("play", (("level", "intermediate"),)),
+    DIGIT_CHANGED,
+    ("swarm", ()),
+    MANY_LAYOUTS,
     ("edge", ()),
-    ("play", (("level", "expert"),)),
+    ("play", (("level", "intermediate"),)),
     ("contradict", ()),
+    ("play", (("level", "expert"),)),
 )
+MIX: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = tuple(
+    entry for drawn in DRAWN for entry in (SMALL, drawn, SMALL))
 
 
 @dataclass(frozen=True)
@@ -98,12 +113,21 @@ class BoardOutcome:
     stops: tuple[tuple[str, str], ...] = field(default=())  # how each stopped run was stopped, with its numbers
 
 
+def board_seed(config: Config, index: int) -> int:
+    """The seed of board ``index`` of the campaign: its recipe's (but for the small sweep, whose recipe is the
+    index alone) and its random LP's."""
+    return int.from_bytes(hashlib.sha256(f"{config.seed}|{index}".encode()).digest()[:6], "big")
+
+
 def board_recipe(config: Config, index: int) -> Recipe:
     """The recipe of board ``index``: depends on the campaign seed and the index only (for ``small:N``, on
     the index alone: board i of the sweep is the same in every campaign)."""
-    seed = int.from_bytes(hashlib.sha256(f"{config.seed}|{index}".encode()).digest()[:6], "big")
+    seed = board_seed(config, index)
     if config.generator == "mix":
         name, params = MIX[index % len(MIX)]
+        if (name, params) == SMALL:
+            walk = small_walk(WALK)
+            return small_recipe(WALK, walk[walk_step(index) % len(walk)])
         return recipe(name, seed, **dict(params))
     name, _, level = config.generator.partition(":")
     if name == "small":
@@ -112,6 +136,12 @@ def board_recipe(config: Config, index: int) -> Recipe:
             raise IndexError(f"the small:{n} sweep holds boards 0 to {small_count(n) - 1}, not {index}")
         return small_recipe(n, index)
     return recipe(name, seed, **({"level": level} if level else {}))
+
+
+def walk_step(index: int) -> int:
+    """Which board of the walk mix board ``index`` is (it must be a SMALL one): the SMALL boards before it."""
+    per_period = MIX.count(SMALL)
+    return index // len(MIX) * per_period + MIX[:index % len(MIX)].count(SMALL)
 
 
 def sweep_cells(generator: str) -> int:
@@ -140,13 +170,19 @@ def check_index(config: Config, index: int) -> BoardOutcome:
     remember(config.definitions)
     checks = check_board(board, config.subjects, references=config.references, recipe=rec, index=index,
                          limits=config.limits)
+    return _outcome(config, index, rec, checks, start)
+
+
+def _outcome(config: Config, index: int, rec: Recipe, checks, start: float) -> BoardOutcome:
+    """A board's outcome from its checks: its findings, and the general random LP's with a simplex subject."""
     findings = [f for c in checks for f in c.findings]
     lp_subjects = [s for s in config.subjects if s in LP_SOLVER_NAMES]
     if lp_subjects:
         from minecheck.check.lpcheck import check_lp, describe_lp, random_lp  # CBC and numpy: only with a simplex
 
-        lp = random_lp(rec.seed)
-        findings += check_lp(lp, lp_subjects, describe_lp(lp), detail=f"random LP seed={rec.seed}", index=index)
+        seed = board_seed(config, index)  # not the recipe's: a small board's is its index, the same in every campaign
+        lp = random_lp(seed)
+        findings += check_lp(lp, lp_subjects, describe_lp(lp), detail=f"random LP seed={seed}", index=index)
     spent: dict[str, float] = {}
     stops = []
     for c in checks:
@@ -155,7 +191,7 @@ def check_index(config: Config, index: int) -> BoardOutcome:
             if "stopped" in dict(r.extra):
                 stops.append((f"{r.solver} {c.mode.value}", dict(r.extra)["stopped"]))
     return BoardOutcome(index, rec, tuple(findings), time.perf_counter() - start, tuple(sorted(spent.items())),
-                   tuple(stops))
+                        tuple(stops))
 
 
 # -- files ---------------------------------------------------------------------------------------
