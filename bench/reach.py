@@ -46,6 +46,7 @@ from minecheck.campaigns.fuzz import WALK, Config, board_recipe, board_seed  # n
 from minecheck.campaigns.teeth import (  # noqa: E402
     BOARD_CPU,
     NO_BOARD,
+    PARTNER,
     alone,
     from_json,
     lp_alone,
@@ -168,9 +169,21 @@ def render(rows: list[Row], seeds: int, cap: int) -> str:
              "| defect or fault | solver | median boards | worst boards | median s | worst s | met |",
              "|---|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| `{r.name}` | `{r.solver}` | {r.show(r.median)} | {r.show(r.worst)} | "
+        beside = f" (beside `{PARTNER[r.name]}`)" if r.name in PARTNER else ""
+        lines.append(f"| `{r.name}`{beside} | `{r.solver}` | {r.show(r.median)} | {r.show(r.worst)} | "
                      f"{statistics.median(r.seconds):.2f} | {max(r.seconds):.2f} | {'yes' if r.met else 'NO'} |")
     return "\n".join(lines)
+
+
+def stored_rows() -> tuple[list[Row], int, int]:
+    """The rows, seeds and cap of fixtures/reach.json."""
+    data = json.loads(FIXTURE.read_text())
+    return ([Row(r["name"], r["kind"], r["solver"], tuple(r["boards"]), tuple(r["seconds"]), data["cap"])
+             for r in data["rows"]], data["seeds"], data["cap"])
+
+
+def block_in(readme: str) -> str:
+    return readme.partition(START)[2].partition(END)[0].strip("\n")
 
 
 def with_block(readme: str, table: str) -> str:
@@ -191,7 +204,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--write", action="store_true", help="write fixtures/reach.json and the README tables")
     parser.add_argument("--verbose", action="store_true", help="per seed, the board that first showed each")
+    parser.add_argument("--render", action="store_true", help="only print the table of fixtures/reach.json")
     args = parser.parse_args(argv)
+    if args.render:
+        print(render(*stored_rows()))
+        return 0
     seeds = 3 if args.quick else args.seeds
     names = tuple(args.only)
     started = time.perf_counter()

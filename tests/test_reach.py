@@ -33,3 +33,10 @@ def test_each_fault_shows_on_its_witness_and_not_on_a_plain_board(name):
 def test_there_are_at_least_ten_faults_none_of_them_a_named_seed_defect():
     assert len(FAULTS) >= 10 and not set(FAULTS) & set(BY_NAME)
     assert all(cls.fault for cls in FAULTS.values())
+
+
+def test_the_readme_reach_table_is_the_one_rendered_from_the_fixture():
+    import reach
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert reach.block_in(readme) == reach.render(*reach.stored_rows())

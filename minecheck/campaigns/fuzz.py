@@ -56,7 +56,7 @@ SEED_SUBJECTS, FIXED_SUBJECTS = SEED_VARIANTS, FIXED_VARIANTS
 # wide and the other boards people forget (edge), article 000's small random check, swarm boards (rare
 # features drawn often) and real games at each level.
 # Measured with bench/reach.py: every seed defect and planted fault that a board can show alone, first
-# shown within a median of 10 boards (README, Fuzz campaigns).
+# shown within a median of 10 boards and at worst 50, but dpll-stack-overflow (README, Fuzz campaigns).
 WALK = 7
 SMALL = ("small", ())
 BATCH = 32  # boards of the small sweep checked together, each solver in one sandboxed run for all of them
