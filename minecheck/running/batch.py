@@ -23,8 +23,10 @@ one call at a time, as they enforce the limits themselves.
 from __future__ import annotations
 
 import mmap
+import os
 import resource
 import struct
+import threading
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -62,13 +64,18 @@ class BatchRunner:
         return out
 
 
-_RUNNERS: dict[int, BatchRunner] = {}  # one per solver object and process, so the sandbox forks once for it
+_local = threading.local()  # a thread's runners: threads of a dask worker each have a sandbox, and a mark, of their own
 
 
 def runner(solver: Solver) -> BatchRunner:
-    made = _RUNNERS.get(id(solver))
+    """This thread's runner for the solver (kept, so that its sandbox forks once for it)."""
+    runners = getattr(_local, "runners", None)
+    if runners is None or getattr(_local, "pid", None) != os.getpid():  # a forked worker makes its own
+        runners = _local.runners = {}
+        _local.pid = os.getpid()
+    made = runners.get(id(solver))
     if made is None or made.solver is not solver:
-        made = _RUNNERS[id(solver)] = BatchRunner(solver)
+        made = runners[id(solver)] = BatchRunner(solver)
     return made
 
 
