@@ -140,7 +140,8 @@ def board_recipe(config: Config, index: int) -> Recipe:
 
 
 def walk_step(index: int) -> int:
-    """Which board of the walk mix board ``index`` is (it must be a SMALL one): the SMALL boards before it."""
+    """Which board of the walk mix board ``index`` is (it must be a SMALL one): the SMALL boards before it (past
+    the walk's last board, 76,000 boards into a campaign, it starts again)."""
     per_period = MIX.count(SMALL)
     return index // len(MIX) * per_period + MIX[:index % len(MIX)].count(SMALL)
 
