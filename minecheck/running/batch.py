@@ -111,7 +111,9 @@ def run_batch(solver: Solver, items: Sequence[Item], limits: Limits | None) -> l
             break
         outcomes[pending[k]] = _blamed(call, limits)
         pending = pending[:k] + pending[k + 1:]
-    return [o for o in outcomes if o is not None]
+    answered = [o for o in outcomes if o is not None]
+    assert len(answered) == len(items), "every item of a batch gets an outcome"
+    return answered
 
 
 def _one(solver: Solver, item: Item, limits: Limits | None) -> Outcome:
