@@ -133,3 +133,50 @@ class SpuriousStopSolver(_LikeExact):
             Path(self.marker).write_text("stopped once")
             raise CpuBudget()
         return super().solve(board, mode)
+
+
+# -- misbehaving on some boards only (``dies_on``), answering like exact on the others: for batches, where one
+# board's trouble must cost that board alone
+
+
+class SpinsOnSome(_LikeExact):
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        while dies_on(board):
+            pass
+        return super().solve(board, mode)
+
+
+class StuckInCOnSome(_LikeExact):
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        if dies_on(board):
+            re.match(r"(a+)+$", "a" * 64 + "b")
+        return super().solve(board, mode)
+
+
+class SleepsOnSome(_LikeExact):
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        if dies_on(board):
+            time.sleep(600)
+        return super().solve(board, mode)
+
+
+class HungryOnSome(_LikeExact):
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        hoard = []
+        while dies_on(board):
+            hoard.append(bytearray(64 * 2**20))
+        return super().solve(board, mode)
+
+
+class RaisesOnSome(_LikeExact):
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        if dies_on(board):
+            raise RuntimeError("deliberate failure")
+        return super().solve(board, mode)
+
+
+SPINS_ON_SOME = "hanging_solver:SpinsOnSome"
+STUCK_IN_C_ON_SOME = "hanging_solver:StuckInCOnSome"
+SLEEPS_ON_SOME = "hanging_solver:SleepsOnSome"
+HUNGRY_ON_SOME = "hanging_solver:HungryOnSome"
+RAISES_ON_SOME = "hanging_solver:RaisesOnSome"

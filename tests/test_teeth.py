@@ -11,7 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from minecheck.campaigns.teeth import from_json, lp_finding, lp_port, port, render_table, table_in
+from minecheck.campaigns.teeth import (
+    NO_BOARD,
+    PARTNER,
+    from_json,
+    lp_finding,
+    lp_port,
+    port,
+    render_table,
+    table_in,
+)
 from minecheck.check.crosscheck import check_board
 from minecheck.model.boardtext import parse_board
 from minecheck.solvers.defects import BY_NAME, DEFECTS, chosen
@@ -64,8 +73,11 @@ def kinds_on(text: str, solver: str, defects: frozenset[str]) -> set[str]:
 
 @pytest.mark.parametrize("tooth", ON_BOARDS, ids=[t.defect for t in ON_BOARDS])
 def test_the_shrunk_board_shows_the_defect_alone(tooth):
-    assert tooth.kind in kinds_on(tooth.board, tooth.solver, frozenset({tooth.defect}))
-    assert kinds_on(tooth.board, tooth.solver, frozenset()) == set()
+    """Alone, or for a masked defect beside its partner: the port with only the partner on finds nothing."""
+    partner = frozenset({tooth.partner}) if tooth.partner else frozenset()
+    assert tooth.partner == PARTNER.get(tooth.defect, "")
+    assert tooth.kind in kinds_on(tooth.board, tooth.solver, frozenset({tooth.defect}) | partner)
+    assert kinds_on(tooth.board, tooth.solver, partner) == set()
 
 
 @pytest.mark.parametrize("tooth", ON_LPS, ids=[t.defect for t in ON_LPS])
@@ -75,10 +87,12 @@ def test_the_shrunk_lp_shows_the_defect_alone(tooth):
     assert lp_finding(lp, lp_port(frozenset())) is None
 
 
-def test_rows_without_an_input_are_the_unswitchable_or_the_not_found():
+def test_rows_without_an_input_are_the_unswitchable_or_the_ones_no_board_shows_and_none_is_not_found():
     for t in TEETH:
+        assert not t.found.startswith("not found"), t
         if t.board is None and t.lp is None:
-            assert t.found == "not switchable" if not BY_NAME[t.defect].switchable else t.found.startswith("not found")
+            assert t.found == ("not switchable" if not BY_NAME[t.defect].switchable else "no board alone")
+            assert t.note == (BY_NAME[t.defect].fixed_only or NO_BOARD[t.defect])
 
 
 def test_the_docs_table_is_the_one_rendered_from_the_fixture():

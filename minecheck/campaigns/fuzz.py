@@ -29,14 +29,14 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 
 from minecheck.boards.generators import features, generate_board, recipe
 from minecheck.boards.recipe import Recipe
 from minecheck.boards.small import MAX_CELLS, small_count, small_recipe, small_walk
-from minecheck.check.crosscheck import check_board
+from minecheck.check.crosscheck import check_board, check_boards
 from minecheck.check.findings import WHOLE_BOARD, Finding, Kind, read_findings
 from minecheck.model.answers import Mode
 from minecheck.model.boardtext import format_board
@@ -56,9 +56,10 @@ SEED_SUBJECTS, FIXED_SUBJECTS = SEED_VARIANTS, FIXED_VARIANTS
 # wide and the other boards people forget (edge), article 000's small random check, swarm boards (rare
 # features drawn often) and real games at each level.
 # Measured with bench/reach.py: every seed defect and planted fault that a board can show alone, first
-# shown within a median of 10 boards (README, Fuzz campaigns).
+# shown within a median of 10 boards and at worst 50, but dpll-stack-overflow (README, Fuzz campaigns).
 WALK = 7
 SMALL = ("small", ())
+BATCH = 32  # boards of the small sweep checked together, each solver in one sandboxed run for all of them
 MANY_LAYOUTS = ("reveal", (("density", 0.2), ("height", 10), ("open_prob", 0.35), ("width", 12)))
 DIGIT_CHANGED = ("contradict", (("change", "digit"),))  # a digit no layout meets (a total: the walk has them)
 DRAWN: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = (
@@ -139,7 +140,8 @@ def board_recipe(config: Config, index: int) -> Recipe:
 
 
 def walk_step(index: int) -> int:
-    """Which board of the walk mix board ``index`` is (it must be a SMALL one): the SMALL boards before it."""
+    """Which board of the walk mix board ``index`` is (it must be a SMALL one): the SMALL boards before it (past
+    the walk's last board, 76,000 boards into a campaign, it starts again)."""
     per_period = MIX.count(SMALL)
     return index // len(MIX) * per_period + MIX[:index % len(MIX)].count(SMALL)
 
@@ -173,6 +175,25 @@ def check_index(config: Config, index: int) -> BoardOutcome:
     return _outcome(config, index, rec, checks, start)
 
 
+def check_indices(config: Config, indices: tuple[int, ...]) -> list[BoardOutcome]:
+    """``check_index`` on each index, the boards checked together: each solver gets them all in one sandboxed
+    run (``check_boards``), as a batch of tiny boards needs.  The same findings as board by board."""
+    if len(indices) == 1:
+        return [check_index(config, indices[0])]
+    start = time.perf_counter()
+    recipes = [board_recipe(config, i) for i in indices]
+    boards = [(generate_board(rec), rec, i) for rec, i in zip(recipes, indices)]
+    remember(config.definitions)
+    made = (time.perf_counter() - start) / len(indices)
+    checked = check_boards(boards, config.subjects, references=config.references, limits=config.limits)
+    return [_outcome(config, i, rec, checks, time.perf_counter() - made - _seconds(checks))
+            for (_, rec, i), checks in zip(boards, checked)]
+
+
+def _seconds(checks) -> float:
+    return sum(r.seconds for c in checks for r in c.results)
+
+
 def _outcome(config: Config, index: int, rec: Recipe, checks, start: float) -> BoardOutcome:
     """A board's outcome from its checks: its findings, and the general random LP's with a simplex subject."""
     findings = [f for c in checks for f in c.findings]
@@ -192,6 +213,22 @@ def _outcome(config: Config, index: int, rec: Recipe, checks, start: float) -> B
                 stops.append((f"{r.solver} {c.mode.value}", dict(r.extra)["stopped"]))
     return BoardOutcome(index, rec, tuple(findings), time.perf_counter() - start, tuple(sorted(spent.items())),
                         tuple(stops))
+
+
+def tasks(config: Config, todo: Iterator[int], batch: int = BATCH) -> Iterator[tuple[int, ...]]:
+    """The boards to check, as tasks: a board of the small sweep waits for BATCH of them to be checked together
+    (``check_indices``), any other board is a task of its own.  Board order within a batch is kept."""
+    waiting: list[int] = []
+    for index in todo:
+        if board_recipe(config, index).generator != "small":
+            yield (index,)
+            continue
+        waiting.append(index)
+        if len(waiting) == batch:
+            yield tuple(waiting)
+            waiting = []
+    if waiting:
+        yield tuple(waiting)
 
 
 # -- files ---------------------------------------------------------------------------------------
@@ -238,10 +275,11 @@ class Progress:
 def run_campaign(config: Config, out: Path, boards: int | None = None, time_budget: float | None = None,
                  jobs: int | None = None, scheduler: str | None = None, resume: bool = False,
                  on_outcome: Callable[[BoardOutcome, Progress], None] | None = None, overwrite: bool = False,
-                 warn: Warn | None = None) -> Progress:
+                 warn: Warn | None = None, batch: int = BATCH) -> Progress:
     """Check boards 0, 1, 2, ... until ``boards`` are done or ``time_budget`` seconds have passed (a generator
     with an end, ``small:N``, stops there, and without either runs to it), holding the folder's lock
-    (``overwrite``: replace an earlier run's files; ``warn`` hears of lines resume skips)."""
+    (``overwrite``: replace an earlier run's files; ``warn`` hears of lines resume skips); tiny boards go
+    to the workers ``batch`` at a time."""
     size = campaign_size(config)
     if boards is None and time_budget is None and size is None:
         raise ValueError("give a number of boards or a time budget")
@@ -258,9 +296,11 @@ def run_campaign(config: Config, out: Path, boards: int | None = None, time_budg
         def finish(outcome: BoardOutcome) -> None:
             _finish(out, outcome, progress, on_outcome)
 
-        run_tasks(todo, lambda pool, index: pool.submit(check_index, config, index), finish,
-                  lambda index, why: _died(config, index, why), jobs, scheduler,
-                  keep_going=lambda: deadline is None or time.perf_counter() < deadline)
+        run_tasks(tasks(config, todo, batch), lambda pool, chunk: pool.submit(check_indices, config, chunk),
+                  lambda outcomes: [finish(o) for o in outcomes],
+                  lambda chunk, why: [_died(config, index, why) for index in chunk], jobs, scheduler,
+                  keep_going=lambda: deadline is None or time.perf_counter() < deadline,
+                  split=lambda chunk: [(index,) for index in chunk])
         run.settle(_by_board, _by_board)
         return progress
 

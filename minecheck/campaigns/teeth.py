@@ -12,16 +12,18 @@ a Markdown table, to docs/teeth.md (tests/test_teeth.py checks both).
 from __future__ import annotations
 
 import json
+import signal
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
 from functools import partial
 
 from minecheck.boards.generators import generate_board
-from minecheck.campaigns.fuzz import Config, board_recipe
+from minecheck.campaigns.fuzz import Config, board_recipe, board_seed
 from minecheck.check.compare import compare
 from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import Finding, Kind
 from minecheck.check.shrink import shrink
+from minecheck.engine.counter import count_board
 from minecheck.model.answers import Mode, SolverResult
 from minecheck.model.board import Board
 from minecheck.model.boardtext import format_board, parse_board
@@ -38,13 +40,34 @@ SEED = 1  # the campaign whose boards are drawn, in order
 BUDGET = 300  # boards (or LPs) tried before a defect is called not found (2000 mixed boards: too slow here)
 SHRINK_CALLS = 300  # a bound on calls, not on seconds, so that the table does not depend on the machine
 START, END = "<!-- teeth:start -->", "<!-- teeth:end -->"
-# defects that only impossible boards show are hunted on those alone: the mix's own generator for
-# them (1 board in 8 of the mix), so 2000 of them take seconds where 2000 mixed boards take minutes;
-# dpll-partial-model-blocked on small reveal boards: with the other defects off the port counts
-# every model, uncapped, which takes minutes on expert games
-GENERATOR = {"dpll-overflagged-digit-skipped": "contradict", "dpll-impossible-cell-unlisted": "contradict",
-             "gibbs-impossible-digit-kept": "contradict", "dpll-partial-model-blocked": "reveal",
-             "dpll-no-model-half": "contradict"}
+# With the other defects off the DPLL port counts every model one by one (about 2 ms each): a board with
+# more layouts than this is skipped in a dpll@seed hunt (a count, not a time, so the table is the same on
+# every machine).  dpll-stack-overflow shows past 4371 models, so alone it shows on boards between the two.
+DPLL_MODELS = 10_000
+# A port with a defect on may take far longer than the port with none (dpll-negated-at-least counts the
+# models of a weaker formula, millions on a large frontier): a board whose check takes more CPU seconds than
+# this is skipped.  A bound in time, so kept far above the seconds the boards that count take (at most a few).
+BOARD_CPU = 60.0
+
+
+class OverBudget(BaseException):
+    """Raised at BOARD_CPU; not an Exception, so that the in-process run of a solver does not take it for a crash."""
+
+
+def within_cpu(seconds: float, fn: Callable[[], object]) -> tuple[bool, object]:
+    """(True, fn()) if it returns within ``seconds`` of CPU time, else (False, None); main thread only."""
+    def stop(signum, frame):
+        raise OverBudget()
+
+    old = signal.signal(signal.SIGPROF, stop)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    try:
+        return True, fn()
+    except OverBudget:
+        return False, None
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, old)
 
 
 # -- the ports with a chosen set of defects -------------------------------------------------------
@@ -84,6 +107,21 @@ class Alone:
         if compare(run_solver(self.fixed, board, mode), self.fixed.answers, truth):
             return replace(truth, solver=self.name)
         return self.broken.solve(board, mode)
+
+
+def alone(d: Defect) -> Alone:
+    """The port with the defect on alone; for a masked one, on beside its PARTNER (where the port with only the
+    partner on is right)."""
+    partner = frozenset({PARTNER[d.name]}) if d.name in PARTNER else frozenset()
+    return Alone(port(d.solver, frozenset({d.name}) | partner), port(d.solver, partner))
+
+
+def too_many_models(board: Board, solver: str) -> bool:
+    """A board a dpll@seed hunt skips: more layouts than DPLL_MODELS for the port with no defect to count."""
+    if solver != "dpll@seed":
+        return False
+    count = count_board(board, Mode.LOCAL)
+    return count.consistent and count.layouts > DPLL_MODELS
 
 
 def board_findings(board: Board, solver: Solver) -> list[Finding]:
@@ -159,11 +197,13 @@ class Tooth:
     defect: str
     article: str
     solver: str
-    found: str  # "board 3", "LP 12", "targeted board", "not found in 2000", "not switchable"
+    found: str  # "board 3", "LP 12", "targeted board", "not found in 2000", "not switchable", "no board alone"
     kind: str | None = None
     board: str | None = None  # the shrunk board (format_board text)
     lp: dict | None = None  # the shrunk LP: {"a": rows, "b": [...], "c": [...]}
     note: str = ""
+    median: str = ""  # boards of the default campaign until it first shows, median over 10 seeds (bench/reach.py)
+    partner: str = ""  # for a masked defect: the defect switched on beside it (PARTNER)
 
 
 def targeted_boards() -> dict[str, Board]:
@@ -176,12 +216,29 @@ def targeted_boards() -> dict[str, Board]:
             "dpll-isolated-digit-skipped": parse_board("2F1\n111\nHHH")}
 
 
-# Defects that no board shows alone: the fix of the other switched off first calls the board inconsistent.
+# Defects that no board shows alone: the fix of another, switched off with it, calls the board inconsistent
+# first.  Each is shown with that other defect on (PARTNER), on boards where the port with only the other on
+# agrees with exact: what the defect breaks beyond it.
+PARTNER = {"ilp-overfull-digit": "ilp-contradiction-called-mines",
+           "dpll-impossible-cell-unlisted": "dpll-no-model-half",
+           "dpll-no-model-half": "dpll-impossible-cell-unlisted"}
 MASKED = {
+    "ilp-overfull-digit": "masked alone: an overfull digit leaves its component no 0-1 solution, and the "
+                          "feasibility check after it (ilp-contradiction-called-mines fixed) calls the board "
+                          "inconsistent; shown with that defect on",
     "dpll-impossible-cell-unlisted": "masked alone: on an impossible board the model count that follows "
-                                     "(dpll-no-model-half fixed) calls it inconsistent",
+                                     "(dpll-no-model-half fixed) calls it inconsistent; shown with that defect on",
     "dpll-no-model-half": "masked alone: on an impossible board the verdicts before it "
-                          "(dpll-impossible-cell-unlisted fixed) call it inconsistent",
+                          "(dpll-impossible-cell-unlisted fixed) call it inconsistent; shown with that defect on",
+}
+# Defects that no board can show, alone or beside another that leaves the port right, and why.
+NO_BOARD = {
+    "dpll-partial-model-blocked": "no board: with the exactly-k clauses right (dpll-negated-at-least off) a "
+                                  "model that satisfies a digit's at-least clauses has k of its cells true and "
+                                  "one that satisfies its at-most clauses at most k true or unassigned, so every "
+                                  "variable is assigned and the blocking clause loses nothing; with them negated "
+                                  "it changes the count (114 of the 3,047 boards of small:5) of a port already "
+                                  "wrong there",
 }
 
 
@@ -196,40 +253,44 @@ def size_of(tooth: Tooth) -> str:
 
 def tooth_on_board(d: Defect, board: Board, found: str) -> Tooth | None:
     """The row from a board that shows the defect alone (shrunk), or None when it does not."""
-    solver = Alone(port(d.solver, frozenset({d.name})), port(d.solver, frozenset()))
-    findings = board_findings(board, solver)
-    if not findings:
+    if too_many_models(board, d.solver):
+        return None
+    solver = alone(d)
+    done, findings = within_cpu(BOARD_CPU, partial(board_findings, board, solver))
+    if not done or not findings:
         return None
     shrunk = shrink(findings[0], max_calls=SHRINK_CALLS, timeout=None, solver=solver)
-    return Tooth(d.name, d.article, d.solver, found, shrunk.finding.kind.value, format_board(shrunk.board))
+    partner = PARTNER.get(d.name, "")
+    return Tooth(d.name, d.article, d.solver, found + (f" (with `{partner}` on)" if partner else ""),
+                 shrunk.finding.kind.value, format_board(shrunk.board), note=MASKED.get(d.name, ""), partner=partner)
 
 
 def hunt(d: Defect, seed: int = SEED, budget: int = BUDGET) -> Tooth:
     """The defect's row: boards (or LPs) of campaign ``seed`` in order, then its targeted board."""
     if not d.switchable:
         return Tooth(d.name, d.article, d.solver, "not switchable", note=d.fixed_only)
-    generator = GENERATOR.get(d.name, "mix")
-    config = Config(seed=seed, generator=generator)
-    where = "" if generator == "mix" else f" ({generator})"
+    if d.name in NO_BOARD:
+        return Tooth(d.name, d.article, d.solver, "no board alone", note=NO_BOARD[d.name])
+    config = Config(seed=seed)
     if d.solver == "simplex@seed":
         from minecheck.check.lpcheck import random_lp
 
         for i in range(budget):
-            lp = random_lp(board_recipe(config, i).seed)
+            lp = random_lp(board_seed(config, i))
             kind = lp_alone(lp, d.name)
             if kind is not None:
                 small = shrink_lp(lp, lambda c, k=kind: lp_alone(c, d.name) == k)
                 return Tooth(d.name, d.article, d.solver, f"LP {i + 1}", kind, lp=asdict(small))
         return Tooth(d.name, d.article, d.solver, f"not found in {budget}")
-    targeted = targeted_boards().get(d.name)
-    if targeted is not None:
-        return tooth_on_board(d, targeted, "targeted board") or Tooth(d.name, d.article, d.solver, "not found",
-                                                                      note=MASKED.get(d.name, ""))
     for i in range(budget):
-        tooth = tooth_on_board(d, generate_board(board_recipe(config, i)), f"board {i + 1}{where}")
+        tooth = tooth_on_board(d, generate_board(board_recipe(config, i)), f"board {i + 1}")
         if tooth is not None:
             return tooth
-    return Tooth(d.name, d.article, d.solver, f"not found in {budget}{where}", note=MASKED.get(d.name, ""))
+    targeted = targeted_boards().get(d.name)
+    if targeted is not None:
+        return tooth_on_board(d, targeted, f"targeted board (none in {budget})") or Tooth(
+            d.name, d.article, d.solver, f"not found in {budget}", note=MASKED.get(d.name, ""))
+    return Tooth(d.name, d.article, d.solver, f"not found in {budget}", note=MASKED.get(d.name, ""))
 
 
 # -- the table ------------------------------------------------------------------------------------
@@ -249,11 +310,12 @@ def inline(tooth: Tooth) -> str:
 def render_table(teeth: list[Tooth], seed: int = SEED) -> str:
     """The Markdown table docs/teeth.md holds between the teeth markers."""
     lines = [f"Campaign seed {seed}, default mix (simplex: the campaign's random LPs against CBC); "
-             "regenerate with `python bench/teeth.py --write`.", "",
-             "| defect | article | solver | first shown | kind | shrunk input | size |",
-             "|---|---|---|---|---|---|---|"]
+             "regenerate with `python bench/teeth.py --write`.  Median: boards of the default campaign until it "
+             "first shows, over campaign seeds 1 to 10 (`python bench/reach.py --write`).", "",
+             "| defect | article | solver | first shown | median | kind | shrunk input | size |",
+             "|---|---|---|---|---|---|---|---|"]
     for t in teeth:
-        lines.append(f"| `{t.defect}` | {t.article} | `{t.solver}` | {t.found} | {t.kind or ''} | "
+        lines.append(f"| `{t.defect}` | {t.article} | `{t.solver}` | {t.found} | {t.median} | {t.kind or ''} | "
                      f"{inline(t)} | {size_of(t)} |")
     return "\n".join(lines)
 

@@ -20,7 +20,7 @@ from minecheck.model.board import Board
 from minecheck.model.boardtext import format_board
 from minecheck.model.solver import Solver
 from minecheck.running.discovery import LP_SOLVER_NAMES
-from minecheck.running.registry import REFERENCES, get_solver, limits_for, run_solver
+from minecheck.running.registry import REFERENCES, get_solver, limits_for, run_solver, run_solver_batch
 from minecheck.running.sandbox import Limits
 
 GROUND_TRUTH = "exact"
@@ -67,32 +67,57 @@ def check_board(board: Board, subjects: Sequence[str | Solver], modes: Sequence[
     included, runs isolated within ``limits`` (or a CPU budget of ``timeout`` seconds); with
     neither, in-process.
     """
+    return check_boards([(board, recipe, index)], subjects, modes, references, timeout, limits)[0]
+
+
+def check_boards(boards: Sequence[tuple[Board, Recipe | None, int | None]], subjects: Sequence[str | Solver],
+                 modes: Sequence[Mode] | None = None, references: Sequence[str | Solver] = REFERENCES,
+                 timeout: float | None = None, limits: Limits | None = None) -> list[tuple[BoardCheck, ...]]:
+    """``check_board`` on each (board, recipe, index), with each solver given all its boards in one sandboxed run
+    (``minecheck.running.batch``): tiny boards cost a sandbox call each no more, and a solver that hangs or
+    crashes on one board costs a finding on that board alone.  Results and findings are those of
+    ``check_board`` board by board."""
     limits = limits or limits_for(timeout)
     lp_subjects = [s for s in subjects if isinstance(s, str) and s in LP_SOLVER_NAMES]
     everyone = {name_of(s): solver(s) for s in [GROUND_TRUTH, *references, *subjects] if s not in lp_subjects}
     subjects = [name_of(s) for s in subjects if s not in lp_subjects]
-    text = format_board(board)
-    out = []
-    for mode in modes or modes_for(board):
-        results = {n: run_solver(s, board, mode, limits=limits) for n, s in everyone.items() if mode in s.modes}
-        truth = results[GROUND_TRUTH]
-        findings = []
-        if truth.error:  # nothing on this board can be compared: say so rather than pass silently
-            findings.append(Finding(Kind.REFERENCE, GROUND_TRUTH, GROUND_TRUTH, mode, (), truth.error, "an answer",
-                                    text, "the ground truth failed, so nothing on this board was compared",
-                                    recipe, index))
-        for name, result in results.items():
-            if name == GROUND_TRUTH:
-                continue
-            for diff in compare(result, everyone[name].answers, truth):
-                kind = diff.kind if name in subjects else Kind.REFERENCE
-                detail = diff.detail if name in subjects else f"{diff.kind.value}: {diff.detail}".rstrip(": ")
-                findings.append(Finding(kind, name, GROUND_TRUTH, mode, diff.cells, diff.subject_says,
-                                        diff.reference_says, text, detail, recipe, index))
-        if lp_subjects and mode is Mode.LOCAL:  # LP values do not depend on the mode: checked once
-            from minecheck.check.lpcheck import check_relaxations, lp_seed  # CBC and numpy only where LPs are checked
+    wanted = [(k, mode) for k, (board, _, _) in enumerate(boards) for mode in (modes or modes_for(board))]
+    results: dict[tuple[int, Mode], dict[str, SolverResult]] = {key: {} for key in wanted}
+    for name, who in everyone.items():
+        mine = [(k, mode) for k, mode in wanted if mode in who.modes]
+        items = [(boards[k][0], mode) for k, mode in mine]
+        answers = ([run_solver(who, *items[0], limits=limits)] if len(items) == 1
+                   else run_solver_batch(who, items, limits))
+        for key, answer in zip(mine, answers):
+            results[key][name] = answer
+    out: list[list[BoardCheck]] = [[] for _ in boards]
+    for k, mode in wanted:
+        board, recipe, index = boards[k]
+        out[k].append(_compared(board, mode, results[k, mode], everyone, subjects, lp_subjects, recipe, index))
+    return [tuple(checks) for checks in out]
 
-            found = check_relaxations(board, lp_subjects, lp_seed(board), index)
-            findings += [replace(f, recipe=recipe) for f in found]
-        out.append(BoardCheck(board, mode, tuple(results.values()), tuple(findings)))
-    return tuple(out)
+
+def _compared(board: Board, mode: Mode, results: dict[str, SolverResult], everyone: dict[str, Solver],
+              subjects: list[str], lp_subjects: list[str], recipe: Recipe | None, index: int | None) -> BoardCheck:
+    """One board in one mode: every solver's result compared with the ground truth's."""
+    text = format_board(board)
+    truth = results[GROUND_TRUTH]
+    findings = []
+    if truth.error:  # nothing on this board can be compared: say so rather than pass silently
+        findings.append(Finding(Kind.REFERENCE, GROUND_TRUTH, GROUND_TRUTH, mode, (), truth.error, "an answer",
+                                text, "the ground truth failed, so nothing on this board was compared",
+                                recipe, index))
+    for name, result in results.items():
+        if name == GROUND_TRUTH:
+            continue
+        for diff in compare(result, everyone[name].answers, truth):
+            kind = diff.kind if name in subjects else Kind.REFERENCE
+            detail = diff.detail if name in subjects else f"{diff.kind.value}: {diff.detail}".rstrip(": ")
+            findings.append(Finding(kind, name, GROUND_TRUTH, mode, diff.cells, diff.subject_says,
+                                    diff.reference_says, text, detail, recipe, index))
+    if lp_subjects and mode is Mode.LOCAL:  # LP values do not depend on the mode: checked once
+        from minecheck.check.lpcheck import check_relaxations, lp_seed  # CBC and numpy only where LPs are checked
+
+        found = check_relaxations(board, lp_subjects, lp_seed(board), index)
+        findings += [replace(f, recipe=recipe) for f in found]
+    return BoardCheck(board, mode, tuple(results.values()), tuple(findings))

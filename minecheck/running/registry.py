@@ -11,6 +11,7 @@ import os
 import shlex
 import shutil
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,10 +19,11 @@ from minecheck.model.answers import Answers, Failure, FailureKind, Mode, SolverR
 from minecheck.model.board import Board
 from minecheck.model.solver import Solver, SolverUnavailable
 from minecheck.running import sandbox
+from minecheck.running.batch import run_batch
 from minecheck.running.discovery import COMMAND, Definition, Unavailable, UnknownSolver, lookup
 from minecheck.running.external import ALL_ANSWERS, BOTH_MODES, ExternalSolver, Program
 from minecheck.running.protocol import board_text, decode_answer, decode_object
-from minecheck.running.sandbox import DEFAULT_MEMORY_MIB, Limits
+from minecheck.running.sandbox import DEFAULT_MEMORY_MIB, Limits, Outcome
 
 REFERENCES = ("exact", "cbc", "minisat", "brute")  # run beside the solvers under test on every check
 _KNOWN: dict[str, Definition] = {}  # definitions handed over by a campaign (for workers that cannot see its pyproject)
@@ -187,6 +189,17 @@ def run_solver(solver: Solver, board: Board, mode: Mode, timeout: float | None =
         outcome = sandbox.run(solver, "solve_limited", (board, mode, limits), None)
     else:
         outcome = sandbox.run(solver, "solve", (board, mode), limits)
+    return result_of(solver, mode, outcome)
+
+
+def run_solver_batch(solver: Solver, items: Sequence[tuple[Board, Mode]], limits: Limits | None) -> list[SolverResult]:
+    """``run_solver`` on each (board, mode) item, in one sandboxed run (``minecheck.running.batch``): the same
+    results, a hang or a crash costing the item it happened on and no other."""
+    return [result_of(solver, mode, o) for (_, mode), o in zip(items, run_batch(solver, items, limits))]
+
+
+def result_of(solver: Solver, mode: Mode, outcome: Outcome) -> SolverResult:
+    """A sandboxed call's outcome as the solver's result: its answer, or its failure with how it was stopped."""
     if outcome.failure is not None or not isinstance(outcome.value, SolverResult):
         failure = outcome.failure or Failure(FailureKind.CRASH, f"BadAnswer: solve() returned "
                                                                 f"{type(outcome.value).__name__}, not a SolverResult")

@@ -41,22 +41,26 @@ def executor(jobs: int, scheduler: str | None) -> Iterator[Executor]:
 
 
 def run_tasks(todo: Iterator[T], submit: Submit, finish: Callable[[R], None], died: Callable[[T, str], R],
-              jobs: int, scheduler: str | None = None, keep_going: Callable[[], bool] = lambda: True) -> None:
+              jobs: int, scheduler: str | None = None, keep_going: Callable[[], bool] = lambda: True,
+              split: Callable[[T], list[T]] | None = None) -> None:
     """Run every task of ``todo`` (until ``keep_going`` says no more are started), ``finish`` each result.
 
     A task whose worker raised, or whose worker died while it ran alone, finishes with
-    ``died(task, why)``: it is recorded, never lost, and the run goes on.
+    ``died(task, why)``: it is recorded, never lost, and the run goes on.  A task that ``split`` cuts into
+    parts (a batch of boards) becomes its parts when its worker dies, each a suspect that runs alone, so
+    that the death is the one part's that caused it.
     """
     suspects: list[T] = []
     while True:
         with executor(jobs, scheduler) as pool:
-            broken = _drive(pool, todo, submit, finish, died, jobs, suspects, keep_going)
+            broken = _drive(pool, todo, submit, finish, died, jobs, suspects, keep_going, split)
         if not broken:
             return
 
 
 def _drive(pool: Executor, todo: Iterator[T], submit: Submit, finish: Callable[[R], None],
-           died: Callable[[T, str], R], jobs: int, suspects: list[T], keep_going: Callable[[], bool]) -> bool:
+           died: Callable[[T, str], R], jobs: int, suspects: list[T], keep_going: Callable[[], bool],
+           split: Callable[[T], list[T]] | None = None) -> bool:
     """Feed the pool until done; True if the pool broke (a worker died) and must be replaced."""
     running: dict[Future, T] = {}
     while True:
@@ -92,6 +96,8 @@ def _drive(pool: Executor, todo: Iterator[T], submit: Submit, finish: Callable[[
             finish(result)
         if lost:
             lost += running.values()  # every task in flight went down with the worker
+            if split is not None:
+                lost = [part for task in lost for part in split(task)]
             if len(lost) == 1:  # it was alone: it killed the worker
                 finish(died(lost[0], "the worker process died during this task"))
             else:

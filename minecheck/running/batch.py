@@ -1,0 +1,132 @@
+"""Many small calls of one solver in one sandboxed run, with the guarantees of one run per call.
+
+A board of a few cells takes a solver microseconds; sending it to the sandbox and back takes far longer.
+``run_batch`` sends a solver a batch of (board, mode) items in one call.  Inside the sandbox each item
+runs as a call of its own would (``sandbox._run_limited``: its CPU budget, its memory limit, an exception
+its answer), so a solver that raises costs one crash on its item and the batch goes on.  What no item can
+survive in the process that ran it, the batch cannot either:
+
+* a stop inside the sandbox (CPU budget, MemoryError): the batch ends at that item with its stop, and
+  the items after it run in a fresh sandbox;
+* a stop from outside (the watchdog: stuck in C, idle, resident memory) or a death (a signal,
+  ``os._exit``): the call's answer is lost, but the batch runner marks in memory it shares with the
+  caller which item it is on, so that item gets the stop or the death, as its own call would have, and
+  every other item of the batch runs again in a fresh sandbox (its answer is the same: it is the same
+  item, run the same way).
+
+A whole batch has the CPU budget of all its items together, so a solver stuck in C with no return to
+Python is stopped later than alone (after the budgets of the items left, not its own); every other stop
+comes at the item's own budget.  Solvers that run programs of their own (``runs_own_process``) are run
+one call at a time, as they enforce the limits themselves.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import resource
+import struct
+import threading
+from collections.abc import Sequence
+from dataclasses import replace
+
+from minecheck.model.answers import Failure, FailureKind, Mode
+from minecheck.model.board import Board
+from minecheck.model.solver import Solver
+from minecheck.running import sandbox
+from minecheck.running.sandbox import Limits, Outcome, Stop, stop_failure
+
+Item = tuple[Board, Mode]
+
+
+class BatchRunner:
+    """Runs one solver's items one after another inside the sandbox, each under the item's limits, and
+    says in shared memory which item it is on."""
+
+    def __init__(self, solver: Solver):
+        self.solver = solver
+        self.mark = mmap.mmap(-1, 8)  # anonymous and shared: the sandbox forked from here writes, the caller reads
+
+    def current(self) -> int:
+        return struct.unpack_from("<q", self.mark)[0]
+
+    def run(self, items: Sequence[Item], limits: Limits) -> list[Outcome]:
+        """Each item's outcome, in order; the list ends early at an item that was stopped."""
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        out = []
+        for k, (board, mode) in enumerate(items):
+            struct.pack_into("<q", self.mark, 0, k)
+            outcome = sandbox._run_limited(self.solver.solve, (board, mode), limits, hard)
+            out.append(outcome)
+            if outcome.stop is not None:
+                break  # after a stop the heap may be in any state: the caller goes on in a fresh sandbox
+        struct.pack_into("<q", self.mark, 0, len(items))
+        return out
+
+
+_local = threading.local()  # a thread's runners: threads of a dask worker each have a sandbox, and a mark, of their own
+
+
+def runner(solver: Solver) -> BatchRunner:
+    """This thread's runner for the solver (kept, so that its sandbox forks once for it)."""
+    runners = getattr(_local, "runners", None)
+    if runners is None or getattr(_local, "pid", None) != os.getpid():  # a forked worker makes its own
+        runners = _local.runners = {}
+        _local.pid = os.getpid()
+    made = runners.get(id(solver))
+    if made is None or made.solver is not solver:
+        made = runners[id(solver)] = BatchRunner(solver)
+    return made
+
+
+def batch_limits(limits: Limits, items: int) -> Limits:
+    """The whole call's limits: the items' CPU budgets together; memory and idle as for one item."""
+    return replace(limits, cpu=None if limits.cpu is None else limits.cpu * items)
+
+
+def run_batch(solver: Solver, items: Sequence[Item], limits: Limits | None) -> list[Outcome]:
+    """Every item's outcome, as ``sandbox.run(solver, "solve", item, limits)`` would give it, in one sandboxed
+    call where possible (in-process, one by one, when ``limits`` is None or the solver runs its own process)."""
+    if limits is None or not sandbox.SUPPORTED or getattr(solver, "runs_own_process", False):
+        return [_one(solver, item, limits) for item in items]
+    outcomes: list[Outcome | None] = [None] * len(items)
+    pending = list(range(len(items)))
+    batch = runner(solver)
+    while pending:
+        struct.pack_into("<q", batch.mark, 0, -1)
+        call = sandbox.run(batch, "run", ([items[i] for i in pending], limits), batch_limits(limits, len(pending)))
+        if call.error is None and isinstance(call.value, list):
+            for i, outcome in zip(pending, call.value):
+                outcomes[i] = outcome
+            if call.value and call.value[-1].stop is not None:
+                sandbox.sandbox().close()
+            pending = pending[len(call.value):]
+            continue
+        k = batch.current()
+        if call.stop is None or not 0 <= k < len(pending):
+            # not stopped on an item (an answer that could not be sent back, a death after the last item):
+            # what is left runs one call at a time, as it would have alone
+            for i in pending:
+                outcomes[i] = _one(solver, items[i], limits)
+            break
+        outcomes[pending[k]] = _blamed(call, limits)
+        pending = pending[:k] + pending[k + 1:]
+    answered = [o for o in outcomes if o is not None]
+    assert len(answered) == len(items), "every item of a batch gets an outcome"
+    return answered
+
+
+def _one(solver: Solver, item: Item, limits: Limits | None) -> Outcome:
+    if getattr(solver, "runs_own_process", False):
+        return sandbox.run(solver, "solve_limited", (*item, limits), None)
+    return sandbox.run(solver, "solve", item, limits)
+
+
+def _blamed(call: Outcome, limits: Limits) -> Outcome:
+    """The outcome of the item a whole batch call was lost on: the stop or death, in the words the item's own
+    call would have had (its own budget, not the batch's)."""
+    if call.stop is not None and call.stop is not Stop.DIED:
+        failure = stop_failure(call.stop, limits)
+        return Outcome(error=failure.message, stop=call.stop, cpu=call.cpu, wall=call.wall, how=call.how)
+    failure = call.failure or Failure(FailureKind.CRASH, "Died: the solver's process ended without answering")
+    return Outcome(error=failure.message, stop=call.stop, cpu=call.cpu, wall=call.wall, how=call.how)
