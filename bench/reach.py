@@ -203,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", default=())
     parser.add_argument("--generator", default="mix", help="another campaign generator than the default mix")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--write", action="store_true", help="write fixtures/reach.json and the tables in docs/reach.md and docs/teeth.md")
+    parser.add_argument("--write", action="store_true", help="write fixtures/reach.json and the tables in docs/")
     parser.add_argument("--verbose", action="store_true", help="per seed, the board that first showed each")
     parser.add_argument("--render", action="store_true", help="only print the table of fixtures/reach.json")
     args = parser.parse_args(argv)
