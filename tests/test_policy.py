@@ -8,7 +8,7 @@ from fractions import Fraction
 from conftest import board
 
 from minecheck.model.answers import CellAnswer, Mode, SolverResult, Verdict
-from minecheck.play.game import Action, Move
+from minecheck.play.game import Action, FirstClick, Move, Size, deal, game_seed, view
 from minecheck.play.players import get_player
 from minecheck.play.policy import PolicyPlayer, blind_guess, policy_moves
 
@@ -77,3 +77,15 @@ def test_a_raising_solver_loses_with_its_error():
     player = get_player("hanging_solver:RaisingSolver")
     decision = player.decide(BOARD, 0, timeout=5)
     assert decision.moves == () and "deliberate failure" in decision.error
+
+
+def test_a_blind_guess_is_not_drawn_from_the_stream_that_dealt_the_mines():
+    """The first blind guess of a game hits a mine about as often as the mines' share of the covered cells
+    (3 of 8 here), not every time: with the game's own seed it took the first mine dealt, 200 games in 200."""
+    player = PolicyPlayer(get_player("exact").solver)
+    hits = 0
+    for index in range(200):
+        game = deal(Size(3, 3, 3), FirstClick.SAFE, 1, index)
+        covered = view(game).covered
+        hits += blind_guess(list(covered), player.start(game_seed(1, index))) in game.mines
+    assert 40 <= hits <= 110, hits  # 3/8 of 200 is 75

@@ -82,7 +82,9 @@ class PolicyPlayer:
         self.mode = mode_for(solver)
 
     def start(self, seed: int) -> int:
-        return seed
+        """The first guess's seed: derived from the game's, never equal to it (the deal draws its mines from
+        ``random.Random(seed)``; a guess from that same stream would pick the first mine dealt)."""
+        return next_seed(seed)
 
     def decide(self, board: Board, state: int, timeout: float | None = None) -> Decision:
         result = run_solver(self.solver, board, self.mode, timeout)

@@ -88,7 +88,7 @@ class LookaheadPlayer:
         self.name = "lookahead"
 
     def start(self, seed: int) -> int:
-        return seed
+        return next_seed(seed)  # as the policy player: never the deal's own stream
 
     def decide(self, board: Board, state: int, timeout: float | None = None) -> Decision:
         result = replace(run_solver(LookaheadSolver(), board, Mode.GLOBAL, timeout), solver=self.name)
