@@ -20,6 +20,8 @@ is also:
   (``3x3x3/HH1/HHH/1HH``: the centre, p=1/9, wins 1/3; an edge, p=4/9, wins 4/9).  Flags are not
   judged by value: perfect play never needs one.
 
+  A riskier guess that wins within ``OPTIMAL_MARGIN`` of the best move is then not bad (the edge above).
+
 A view the counter finds inconsistent (only a wrong flag makes one) has no exact answer, and its
 moves are not judged; the wrong flag was already a finding.  Each bad move becomes a ``Finding``
 of kind ``decision`` whose board is the view (with the hidden mines, when the player's flags are
@@ -116,12 +118,20 @@ def judge_optimal(board: Board, moves: tuple[Move, ...], count: Count | None = N
 
 def judge_with(board: Board, moves: tuple[Move, ...], how: str = "probability",
                count: Count | None = None) -> tuple[BadMove, ...]:
-    """``judge``, and with ``how`` = "optimal" also ``judge_optimal`` (a move bad both ways is listed twice)."""
+    """``judge``, and with ``how`` = "optimal" also ``judge_optimal`` (a move bad both ways is listed twice).
+    Judged optimally, a riskier guess that wins within OPTIMAL_MARGIN of the best move is not bad: where the
+    chance of winning is known, it decides, and the mine probability was only its stand-in."""
     if how not in JUDGES:
         raise ValueError(f"judge {how!r} is not one of {', '.join(JUDGES)}")
     count = count if count is not None else count_board(board, Mode.GLOBAL)
     bad = judge(board, moves, count)
-    return bad + judge_optimal(board, moves, count) if how == "optimal" else bad
+    if how != "optimal" or not any(m.action is Action.OPEN for m in moves) or not count.consistent:
+        return bad
+    values = board_move_values(board)
+    best = max(values.values(), default=None)
+    bad = tuple(b for b in bad if not (b.flaw is Flaw.RISKIER_GUESS and best is not None
+                                       and b.move.cell in values and best - values[b.move.cell] <= OPTIMAL_MARGIN))
+    return bad + judge_optimal(board, moves, count, values)
 
 
 def _flaw(move: Move, q: Fraction, best: Fraction) -> Flaw | None:
@@ -238,7 +248,10 @@ def still_decides_badly(finding: Finding, player: Player, timeout: float | None 
         if decision.error:
             return None
         try:
-            found = judge_optimal(seen, decision.moves) if flaw is Flaw.SUBOPTIMAL else judge(seen, decision.moves)
+            if flaw is Flaw.SUBOPTIMAL:
+                found = judge_optimal(seen, decision.moves)
+            else:  # by the run's judge: judged optimally, a riskier guess that wins as much is not bad
+                found = judge_with(seen, decision.moves, finding.extra.get("judge", "probability"))
         except OracleLimit:
             return None  # a candidate beyond the oracle cannot show the flaw
         for bad in found:

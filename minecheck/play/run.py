@@ -171,6 +171,8 @@ def play_game(config: PlayConfig, name: str, index: int) -> GameRecord:
             text = _board_text(before)
             extra = {"state": state, "turn": len(turns), "seed": config.seed, "size": config.size,
                      "first_click": config.first_click}
+            if config.judge != "probability":  # shrinking judges as the run did (the default judge's findings
+                extra["judge"] = config.judge  # keep their earlier shape)
             findings += [as_finding(text, board, name, b, index, extra) for b in bad]
         check_s += time.perf_counter() - started
         if played:
