@@ -27,6 +27,7 @@ from minecheck.boards.recipe import Recipe, rng_for
 from minecheck.boards.small import small, small_label
 from minecheck.boards.swarm import swarm, swarm_features
 from minecheck.engine.counter import count_board
+from minecheck.model.answers import Mode
 from minecheck.model.board import Board, neighbours
 from minecheck.model.position import Position, open_cell, render
 
@@ -52,14 +53,24 @@ def generate_board(rec: Recipe) -> Board:
 
 # -- reveal ----------------------------------------------------------------------------------
 
-def reveal(rec: Recipe, width: int = 5, height: int = 4, density: float = 0.18,
-           open_prob: float = 0.45, show_total: bool = True) -> Position:
-    """Independent mines with the given density; each safe cell opened with probability open_prob."""
-    rng = rng_for(rec)
-    cells = range(width * height)
-    mines = frozenset(c for c in cells if rng.random() < density)
-    opened = frozenset(c for c in cells if c not in mines and rng.random() < open_prob)
-    return Position(width, height, mines, opened, frozenset(), show_total)
+BAND_TRIES = 200  # draws a reveal board with a band of layouts makes before it keeps the last (rare: 1 in 10,000)
+
+
+def reveal(rec: Recipe, width: int = 5, height: int = 4, density: float = 0.18, open_prob: float = 0.45,
+           show_total: bool = True, fewest_layouts: int = 0, most_layouts: int = 0) -> Position:
+    """Independent mines with the given density; each safe cell opened with probability open_prob.  With a
+    band (``most_layouts`` > 0), drawn again, from the same seed, until its layouts without the total number
+    from ``fewest_layouts`` to ``most_layouts``: a class of board a plain draw meets rarely."""
+    tries = BAND_TRIES if most_layouts else 1
+    for attempt in range(tries):
+        rng = rng_for(rec, f"band {attempt}" if attempt else "")
+        cells = range(width * height)
+        mines = frozenset(c for c in cells if rng.random() < density)
+        opened = frozenset(c for c in cells if c not in mines and rng.random() < open_prob)
+        pos = Position(width, height, mines, opened, frozenset(), show_total)
+        if tries == 1 or fewest_layouts <= count_board(render(pos), Mode.LOCAL).layouts <= most_layouts:
+            break
+    return pos
 
 
 # -- play ------------------------------------------------------------------------------------

@@ -51,19 +51,22 @@ SEED_SUBJECTS, FIXED_SUBJECTS = SEED_VARIANTS, FIXED_VARIANTS
 # The default mix, a period of 48 boards.  Two boards in three walk the small sweep (small:WALK, in the
 # order of boards.small.small_walk: a covering prefix of the most varied tiny boards, then every board of
 # at most WALK cells, smallest first): the same boards in every campaign, checked in a blink.  The third is
-# drawn from the campaign's seed, in turn: larger reveal boards with thousands of layouts (many layouts,
+# drawn from the campaign's seed, in turn: larger reveal boards with thousands of layouts (the first DEEP; many layouts,
 # small probabilities, large counts), boards that cannot be (contradict), boards more than 1000 columns
 # wide and the other boards people forget (edge), article 000's small random check, swarm boards (rare
 # features drawn often) and real games at each level.
 # Measured with bench/reach.py: every seed defect and planted fault that a board can show alone, first
-# shown within a median of 10 boards and at worst 50, but dpll-stack-overflow (README, Fuzz campaigns).
+# shown within a median of 10 boards and at worst 50 (docs/reach.md).
 WALK = 7
 SMALL = ("small", ())
 BATCH = 32  # boards of the small sweep checked together, each solver in one sandboxed run for all of them
 MANY_LAYOUTS = ("reveal", (("density", 0.2), ("height", 10), ("open_prob", 0.35), ("width", 12)))
+# The same, drawn until it has 5,000 to 10,000 layouts: enough to overflow a search that recurses once per
+# model (article 004's Java overflows past 4,371), few enough for one that enumerates them to finish.
+DEEP = ("reveal", tuple(sorted(MANY_LAYOUTS[1] + (("fewest_layouts", 5000), ("most_layouts", 10000)))))
 DIGIT_CHANGED = ("contradict", (("change", "digit"),))  # a digit no layout meets (a total: the walk has them)
 DRAWN: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = (
-    MANY_LAYOUTS,
+    DEEP,
     DIGIT_CHANGED,
     ("edge", (("shape", "wide"),)),
     ("reveal", (("height", 4), ("width", 5))),
