@@ -4,6 +4,9 @@
     python bench/play_table.py fixtures/play/beginner.json fixtures/play/intermediate.json fixtures/play/expert.json
 
     python bench/play_table.py --write   # reports/play-* -> fixtures/play and the two tables in docs/play.md
+    python bench/play_table.py --merge reports/play-beginner-ilp beginner
+        # a run of some players on the same games (same size, rule and seed) replaces their rows in
+        # fixtures/play/beginner.json, and the tables are drawn again from fixtures/play
 
 (a run's directory or its summary.json; fixtures/play holds the summaries behind the tables).
 Each cell: wins/games = rate (Wilson's 95% interval); a solver a run did not play shows "-".
@@ -59,9 +62,31 @@ def write() -> None:
     PAGE.write_text(readme)
 
 
+def merge(run: Path, name: str) -> None:
+    """Replace the rows of the players ``run`` played in fixtures/play/NAME.json (the same games: size, rule
+    and seed must match), then draw both tables again from fixtures/play."""
+    fixture = ROOT / "fixtures/play" / f"{name}.json"
+    kept, new = json.loads(fixture.read_text()), json.loads((run / "summary.json").read_text())
+    same = ("size", "first_click", "seed", "margin")
+    if any(kept[k] != new[k] for k in same):
+        raise SystemExit(f"{run} played other games than {fixture}: " + ", ".join(
+            f"{k} {new[k]} vs {kept[k]}" for k in same if kept[k] != new[k]))
+    kept["solvers"].update(new["solvers"])
+    fixture.write_text(json.dumps(kept, indent=2) + "\n")
+    readme = PAGE.read_text()
+    for marker, names in TABLES.items():
+        runs = [json.loads((ROOT / "fixtures/play" / f"{n}.json").read_text()) for n in names]
+        start = readme.index(marker) + len(marker)
+        readme = readme[:start] + "\n" + table(runs) + "\n" + readme[readme.index(END, start):]
+    PAGE.write_text(readme)
+
+
 def main(argv: list[str]) -> None:
     if argv == ["--write"]:
         write()
+        return
+    if len(argv) == 3 and argv[0] == "--merge":
+        merge(Path(argv[1]), argv[2])
         return
     runs = [json.loads((Path(d) / "summary.json" if Path(d).is_dir() else Path(d)).read_text()) for d in argv]
     print(table(runs))
