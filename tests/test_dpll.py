@@ -446,3 +446,12 @@ def test_the_fixed_solver_counts_the_total_in_rather_than_asking_sat_through_a_c
     assert dict(result.extra)["sat_calls"] == dict(local.extra)["sat_calls"]
     exact = run_solver(get_solver("exact"), b, Mode.GLOBAL)
     assert [(a.cell, a.verdict) for a in result.cells] == [(a.cell, a.verdict) for a in exact.cells]
+
+
+def test_a_count_past_its_memory_bound_is_declined_not_a_crash(monkeypatch):
+    """The counting DPLL gives up past COUNT_BUDGET cached clauses; the fixed solver then declines the board
+    (a 12x10 reveal board of the default mix needs about a million: its bound was 500,000)."""
+    monkeypatch.setattr("minecheck.solvers.dpll_search.COUNT_BUDGET", 10)
+    result = fixed_solver().solve(board("5x3x4\nHHHHH\n12321\nHHHHH"), Mode.LOCAL)
+    assert result.declined and "would cache over 10 clauses" in result.declined
+    assert result.error is None and not result.cells

@@ -19,7 +19,7 @@ from minecheck.engine.constraints import Component, ConstraintSystem, system_or_
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict, verdict_of
 from minecheck.model.board import Board, label
 from minecheck.solvers.cnf import CNF, component_cnf
-from minecheck.solvers.dpll_search import Tally, count_models, satisfier
+from minecheck.solvers.dpll_search import Tally, TooHard, count_models, satisfier
 
 
 class FixedDpll:
@@ -35,7 +35,10 @@ class FixedDpll:
         system = system_or_refusal(self.name, board, mode, layouts=0)
         if isinstance(system, SolverResult):
             return system
-        return solve_system(self.name, system, mode)
+        try:
+            return solve_system(self.name, system, mode)
+        except TooHard as err:  # a count past its memory bound: the solver says it cannot answer, not a wrong answer
+            return SolverResult(self.name, mode, declined=str(err))
 
 
 def fixed_solver(option: str | None = None) -> FixedDpll:

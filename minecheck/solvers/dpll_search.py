@@ -115,7 +115,8 @@ def satisfier(cnf: CNF):
 
 # -- the fixed search: counting -------------------------------------------------------------------------
 
-COUNT_BUDGET = 500_000  # clauses held in the cache of one count (~150 MB); beyond it the count gives up
+COUNT_BUDGET = 2_000_000  # clauses held in the cache of one count (about 140 MB a million); beyond it the count
+# gives up and the solver declines the board (500,000 declined a 12x10 board whose 82-cell component needs 1M)
 
 
 class TooHard(RuntimeError):
