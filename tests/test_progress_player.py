@@ -12,6 +12,7 @@ from conftest import board
 from minecheck.engine.counter import count_board
 from minecheck.model.answers import Mode
 from minecheck.model.board import Board
+from minecheck.play.decisions import Flaw, judge
 from minecheck.play.endgame import endgame_move, position_layouts, position_move_values
 from minecheck.play.game import Action, FirstClick, Size, deal, open_cell, view
 from minecheck.play.oracle import board_move_values
@@ -46,6 +47,14 @@ def test_the_endgame_opens_the_oracles_best_cell_an_edge_not_the_safest_centre()
     assert cell == 1, "ties go to the lower index"
     (move,) = get_player("progress").decide(b, 0).moves
     assert (move.action, move.cell, move.reason) == (Action.OPEN, 1, "endgame")
+
+
+def test_with_the_margin_option_the_endgame_keeps_to_cells_the_decision_check_accepts():
+    b = board(CENTRE_LOSES)
+    moves = get_player("progress:margin").decide(b, 0).moves
+    assert [(m.cell, m.reason) for m in moves] == [(4, "endgame")], "the centre is the only cell within 1/20"
+    assert judge(b, moves) == ()
+    assert judge(b, get_player("progress").decide(b, 0).moves)[0].flaw is Flaw.RISKIER_GUESS
 
 
 def test_endgame_values_equal_the_oracles_on_small_boards():

@@ -54,10 +54,11 @@ def position_move_values(board: Board, limit: int = ENDGAME_LAYOUTS,
     return {c: Fraction(w, len(found)) for c, w in wins.items()}
 
 
-def endgame_move(board: Board, limit: int = ENDGAME_LAYOUTS,
-                 states: int | None = ENDGAME_STATES) -> tuple[int, Fraction] | None:
+def endgame_move(board: Board, limit: int = ENDGAME_LAYOUTS, states: int | None = ENDGAME_STATES,
+                 margin: Fraction | None = None) -> tuple[int, Fraction] | None:
     """The best cell to open under perfect play and its chance of winning; ties go to the lower mine probability,
-    then the lower index.  None past ``limit`` layouts or ``states`` memoised states.
+    then the lower index.  None past ``limit`` layouts or ``states`` memoised states.  ``margin``: only cells
+    whose mine probability is within it of the lowest are weighed (None: every cell).
 
     Cells are tried safest first (then by index), each against the best so far: W(c) is at most the layouts
     safe at c, so once a cell is no safer than the best W found, no later cell can beat it, and a cell that
@@ -74,6 +75,9 @@ def endgame_move(board: Board, limit: int = ENDGAME_LAYOUTS,
         return None
     n = len(found)
     safe = {c: n - sum(lay >> c & 1 for lay in found) for c in open_cells}
+    if margin is not None:
+        most = max(safe.values())
+        open_cells = [c for c in open_cells if Fraction(most - safe[c], n) <= margin]
     search = Search(grid(board.width, board.height), symmetric=False, max_states=states)
     known = sum(1 << c for c in board.digits)
     best, best_wins = None, 0

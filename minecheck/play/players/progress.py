@@ -6,7 +6,9 @@ is likely to be safe *and* to make progress.
 2. With no safe cell and at most ``ENDGAME_LAYOUTS`` consistent layouts, the endgame search
    (``minecheck.play.endgame``) opens the cell with the best chance of winning under perfect play,
    however risky it looks (``3x3x3/HH1/HHH/1HH``: an edge at p=4/9 wins 4/9, the centre at p=1/9
-   wins 1/3); ties go to the lower mine probability, then the lower index.
+   wins 1/3); ties go to the lower mine probability, then the lower index.  So it may open a cell
+   that the decision check, which weighs probabilities alone, calls a riskier guess; ``progress:margin``
+   weighs only the cells within ``DECISION_MARGIN`` of the lowest probability, and never does.
 3. Otherwise, among the cells within ``DECISION_MARGIN`` of the lowest mine probability (so the
    decision check never calls the guess riskier), the one most likely to be safe and show a digit
    that proves some other cell safe: the counter counts the board with the cell opened as each
@@ -89,11 +91,14 @@ def progress_guess(board: Board, probabilities: dict[int, Fraction], layouts: in
 
 class ProgressSolver:
     """The exact answers, plus in ``extra`` the guess (and why: ``endgame`` or ``progress``) when no cell is
-    certainly safe."""
+    certainly safe; ``margin``: the endgame's (see ``endgame_move``)."""
 
     name = "progress"
     answers = frozenset({Answers.VERDICTS, Answers.PROBABILITIES})
     modes = frozenset({Mode.GLOBAL})
+
+    def __init__(self, margin: Fraction | None = None):
+        self.margin = margin
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
         count = count_board(board, Mode.GLOBAL)
@@ -104,7 +109,7 @@ class ProgressSolver:
         open_to_guess = {c: p for c, p in probs.items() if p < 1}
         extra: tuple[tuple[str, str], ...] = ()
         if open_to_guess and min(open_to_guess.values()) > 0:
-            best = endgame_move(board) if count.layouts <= ENDGAME_LAYOUTS else None
+            best = endgame_move(board, margin=self.margin) if count.layouts <= ENDGAME_LAYOUTS else None
             if best is not None:
                 extra = (("guess", str(best[0])), ("why", "endgame"), ("value", str(best[1])))
             else:
@@ -113,16 +118,20 @@ class ProgressSolver:
 
 
 class ProgressPlayer:
-    """The policy's sure moves from ProgressSolver's answer, its guess in place of the lowest probability."""
+    """The policy's sure moves from ProgressSolver's answer, its guess in place of the lowest probability;
+    option ``margin``: the endgame keeps within DECISION_MARGIN of the lowest probability."""
 
     def __init__(self, option: str | None = None):
+        if option not in (None, "margin"):
+            raise ValueError(f"progress takes no option but 'margin', got {option!r}")
         self.name = "progress"
+        self.solver = ProgressSolver(DECISION_MARGIN if option == "margin" else None)
 
     def start(self, seed: int) -> int:
         return seed
 
     def decide(self, board: Board, state: int, timeout: float | None = None) -> Decision:
-        result = replace(run_solver(ProgressSolver(), board, Mode.GLOBAL, timeout), solver=self.name)
+        result = replace(run_solver(self.solver, board, Mode.GLOBAL, timeout), solver=self.name)
         if result.error:
             return Decision((), state, result, result.error, result.seconds)
         moves = policy_moves(board, result, state)
