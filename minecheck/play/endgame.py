@@ -8,7 +8,11 @@ digit touches multiply them (C(n, k) ways to hold the mines left there), so the 
 count.  The flags are the player's notes and no facts (as for ``board_move_values``): a flagged cell is
 a covered cell whose mine the digits have to prove.
 
-Measured on Expert views at guess time (CPU, one core shared with other work): see ``ENDGAME_LAYOUTS``.
+Measured (CPU seconds, Python 3.11, one core of a shared machine) on the views where ``exact`` guessed in
+Expert games from (3,3): the search takes 5 ms at the median and 0.1 to 0.9 s from about 800 to 1,300
+layouts, but 2.8 s at 3,630 and 38 s at 5,408, hence the limit of 1,000 layouts; past 8,000 memoised
+states it gives up within about a second (0.6 s at 3,630 layouts, 0.8 s at 5,408).  In 200 games the
+``progress`` player searched 162 times, 2.0 s in all, 0.43 s at most, and never gave up.
 """
 
 from __future__ import annotations

@@ -21,6 +21,9 @@ so the search adds integers and divides once: the value of L is W(L) / |L|.
   as it cannot beat the best move found (a bounded "fail-low" search, exact where it matters).
 * States are memoised on their layouts up to the symmetries of the board (rotations and mirrors).
 
+The layouts and the search work on a board of any size: ``consistent_layouts`` takes its own limit and
+``Search`` its own state limit, which is how ``minecheck.play.endgame`` plays perfectly late in a big game.
+
 Limits, enforced before and during the search (``OracleLimit``, a ValueError): ``MAX_CELLS`` cells,
 ``MAX_LAYOUTS`` consistent layouts (5x5x5 has 53 130), and ``MAX_STATES`` memoised fixed points, which
 bounds a runaway search to roughly ten minutes of CPU and 2 GB (5x5x5 first click anywhere meets about
