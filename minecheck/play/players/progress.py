@@ -21,8 +21,17 @@ Steps 2 and 3 follow David Hill's JSMinesweeper (github.com/DavidNHill/JSMineswe
 ``client/solver_main.js``: the brute-force analysis below ``PLAY_BFDA_THRESHOLD`` = 1000 solutions,
 and ``secondarySafetyAnalysis``: each candidate opened as every value, dead tiles demoted, progress
 only past the tiles linked to the guess).  Hill ranks by the safety of the next guess and lets
-progress break ties; here progress ranks, the simpler rule to state.  The whole decision runs as one
-solver call, so the CPU budget covers the search too.
+progress break ties; here progress ranks, the simpler rule to state (on the first 1,000 Expert games below,
+ranking by the next guess's safety won 549, by progress 555: no measurable difference).  The whole
+decision runs as one solver call, so the CPU budget covers the search too.
+
+Measured (seed 1, Expert, first click safe-3x3 at (3,3), the same deals): games 0-2999, ``progress`` won
+1,618 (53.9%) and ``exact`` 1,552 (51.7%); 197 games only ``progress`` won, 131 only ``exact`` (a sign
+test puts that 3.6 standard deviations from even).  Without the endgame it won 550 of the first 1,000
+against 555 with it and ``exact``'s 528: the guess by progress brings most of the gain.  On the small
+sizes it is within noise of ``exact``, and on 3x3x3 and 4x4x4, where the endgame covers the whole game,
+the oracle judge finds no suboptimal move.  A game takes about twice ``exact``'s time (11 against 21
+Expert games/s on one worker of a shared 2-core machine, the judge's count included).
 """
 
 from __future__ import annotations
@@ -43,7 +52,6 @@ from minecheck.running.registry import run_solver
 
 CANDIDATES = 8  # cells weighed per guess: each costs a count per digit it can show
 OFF_FRONTIER = 2  # of them at most this many off the frontier (all alike in probability): fewest covered neighbours
-
 
 
 def outlook(board: Board, cell: int, layouts: int) -> tuple[Fraction, bool]:
