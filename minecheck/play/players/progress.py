@@ -52,6 +52,7 @@ from minecheck.running.registry import run_solver
 
 CANDIDATES = 8  # cells weighed per guess: each costs a count per digit it can show
 OFF_FRONTIER = 2  # of them at most this many off the frontier (all alike in probability): fewest covered neighbours
+# (12 candidates, 4 off the frontier, won 553 of the first 1,000 Expert games against these 555: no gain)
 
 
 def outlook(board: Board, cell: int, layouts: int) -> tuple[Fraction, bool]:
