@@ -21,6 +21,9 @@ so the search adds integers and divides once: the value of L is W(L) / |L|.
   as it cannot beat the best move found (a bounded "fail-low" search, exact where it matters).
 * States are memoised on their layouts up to the symmetries of the board (rotations and mirrors).
 
+The layouts and the search work on a board of any size: ``consistent_layouts`` takes its own limit and
+``Search`` its own state limit, which is how ``minecheck.play.endgame`` plays perfectly late in a big game.
+
 Limits, enforced before and during the search (``OracleLimit``, a ValueError): ``MAX_CELLS`` cells,
 ``MAX_LAYOUTS`` consistent layouts (5x5x5 has 53 130), and ``MAX_STATES`` memoised fixed points, which
 bounds a runaway search to roughly ten minutes of CPU and 2 GB (5x5x5 first click anywhere meets about
@@ -127,7 +130,7 @@ def _map_mask(mask: int, table: tuple[tuple[int, ...], ...]) -> int:
 
 
 @cache
-def _grid(width: int, height: int) -> Grid:
+def grid(width: int, height: int) -> Grid:
     """One Grid per size, so its tables are built once."""
     return Grid(width, height)
 
@@ -137,6 +140,16 @@ def _mask(cells: Iterable[int]) -> int:
     return sum(1 << c for c in set(cells))
 
 
+def cells_of(mask: int) -> list[int]:
+    """The cells of a mask, in increasing order (a walk over its set bits: cheap on a 480-cell board)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 # -- the consistent layouts -----------------------------------------------------------------------
 
 def layouts(width: int, height: int, mines: int, opened: Seen = (), clear: Iterable[int] = ()) -> tuple[int, ...]:
@@ -144,17 +157,25 @@ def layouts(width: int, height: int, mines: int, opened: Seen = (), clear: Itera
     no mine on an opened cell or on ``clear`` (the cells a first-click rule keeps free); OracleLimit past
     MAX_CELLS cells or MAX_LAYOUTS layouts."""
     seen = _checked(width, height, mines, opened)
-    blocked = set(seen) | set(clear)
-    g = _grid(width, height)
+    return consistent_layouts(grid(width, height), seen, mines, set(seen) | set(clear), MAX_LAYOUTS)
+
+
+def consistent_layouts(g: Grid, seen: Mapping[int, int], mines: int, blocked: Iterable[int],
+                       limit: int) -> tuple[int, ...]:
+    """Every layout of ``mines`` mines on g (a bitmask, in increasing order) that shows the digits ``seen``
+    ({cell: digit}) and has no mine on a ``blocked`` cell; OracleLimit past ``limit`` layouts.  Any board
+    size: the frontier is placed cell by cell, the interior cells no digit touches by combinations."""
+    seen = dict(seen)
+    blocked = set(blocked) | set(seen)
     free = [c for c in range(g.cells) if c not in blocked]
     near = g.dilate(_mask(seen))
     frontier = [c for c in free if near >> c & 1]
     interior = [c for c in free if not near >> c & 1]
-    partial = _frontier(g, seen, frontier, mines, len(interior))
+    partial = _frontier(g, seen, frontier, mines, len(interior), limit)
     total = sum(comb(len(interior), mines - placed.bit_count()) for placed in partial)
-    if total > MAX_LAYOUTS:
-        raise OracleLimit(f"{total} layouts are consistent with this {width}x{height} position; the oracle "
-                          f"stops at {MAX_LAYOUTS}")
+    if total > limit:
+        raise OracleLimit(f"{total} layouts are consistent with this {g.width}x{g.height} position; the oracle "
+                          f"stops at {limit}")
     out = [placed | _mask(rest) for placed in partial
            for rest in combinations(interior, mines - placed.bit_count())]
     return tuple(sorted(out))
@@ -184,7 +205,7 @@ def _checked(width: int, height: int, mines: int, opened: Seen) -> dict[int, int
     return seen
 
 
-def _frontier(g: Grid, seen: dict[int, int], frontier: list[int], mines: int, room: int) -> list[int]:
+def _frontier(g: Grid, seen: dict[int, int], frontier: list[int], mines: int, room: int, limit: int) -> list[int]:
     """Every placement of mines on the frontier cells that meets each opened digit exactly and leaves the
     ``room`` interior cells enough mines to hold (a mask each: each one is at least one layout)."""
     need = dict(seen)
@@ -193,7 +214,7 @@ def _frontier(g: Grid, seen: dict[int, int], frontier: list[int], mines: int, ro
     if any(not 0 <= need[c] <= left[c] for c in seen):
         return []
     out: list[int] = []
-    budget = MAX_LAYOUTS
+    budget = limit
 
     def place(i: int, mask: int, placed: int) -> None:
         nonlocal budget
@@ -203,7 +224,7 @@ def _frontier(g: Grid, seen: dict[int, int], frontier: list[int], mines: int, ro
             out.append(mask)
             budget -= 1
             if budget < 0:
-                raise OracleLimit(f"more than {MAX_LAYOUTS} layouts are consistent with this position")
+                raise OracleLimit(f"more than {limit} layouts are consistent with this position")
             return
         cell = frontier[i]
         for mine in (0, 1):
@@ -229,16 +250,20 @@ def _frontier(g: Grid, seen: dict[int, int], frontier: list[int], mines: int, ro
 _SYMMETRY_FROM = 12  # smaller states are memoised as they are: mapping them costs more than it saves
 
 
-class _Search:
-    """One search's memo: for each fixed point met (keyed up to symmetry), W if positive, else -(a bound on W)."""
+class Search:
+    """One search's memo: for each fixed point met (keyed up to symmetry), W if positive, else -(a bound on W).
+    ``symmetric``: key states up to the board's symmetries (worth it on a small empty board, not on a big board
+    in play); ``max_states``: the memo's size past which the search gives up (OracleLimit), MAX_STATES if None."""
 
-    def __init__(self, g: Grid):
+    def __init__(self, g: Grid, symmetric: bool = True, max_states: int | None = None):
         self.grid = g
+        self.symmetric = symmetric
+        self.max_states = max_states
         self.memo: dict[tuple[int, ...], int] = {}
 
     def key(self, part: tuple[int, ...], union: int, inter: int) -> tuple[int, ...]:
         """The layouts as the least of their images under the board's symmetries; the masks choose the candidates."""
-        if len(part) < _SYMMETRY_FROM:
+        if not self.symmetric or len(part) < _SYMMETRY_FROM:
             return part
         tables = self.grid.tables
         marks = [(_map_mask(union, t), _map_mask(inter, t)) for t in tables]
@@ -275,7 +300,7 @@ class _Search:
             for lay in group:
                 patterns.setdefault(lay & mask, []).append(lay)
             if len(patterns) > 1:
-                arounds = [g.around[c] for c in range(g.cells) if fresh >> c & 1]
+                arounds = [g.around[c] for c in cells_of(fresh)]
                 parts: dict[int, list[int]] = {}
                 for pattern, same in patterns.items():
                     shown = 0
@@ -336,9 +361,10 @@ class _Search:
         if got is not None:
             return abs(got), key
         unsure = union & ~inter
-        top = max(n - len([1 for lay in part if lay >> c & 1]) for c in range(self.grid.cells) if unsure >> c & 1)
-        if len(self.memo) >= MAX_STATES:
-            raise OracleLimit(f"the search met more than {MAX_STATES} states; the oracle stops there")
+        top = max(n - len([1 for lay in part if lay >> c & 1]) for c in cells_of(unsure))
+        limit = MAX_STATES if self.max_states is None else self.max_states
+        if len(self.memo) >= limit:
+            raise OracleLimit(f"the search met more than {limit} states; the oracle stops there")
         self.memo[key] = -top
         return top, key
 
@@ -372,7 +398,7 @@ class _Search:
             union |= lay
             inter &= lay
         unsure = union & ~inter
-        result = self.best(part, [c for c in range(self.grid.cells) if unsure >> c & 1], ~union, floor)
+        result = self.best(part, cells_of(unsure), ~union, floor)
         if result > floor:
             self.memo[key] = result
         elif result < -got:
@@ -411,13 +437,13 @@ def _orbits(g: Grid, seen: dict[int, int]) -> dict[int, int]:
 
 
 def _start(width: int, height: int, mines: int, opened: Seen,
-           clear: Iterable[int] = ()) -> tuple[dict[int, int], tuple[int, ...], _Search]:
+           clear: Iterable[int] = ()) -> tuple[dict[int, int], tuple[int, ...], Search]:
     """The opened digits, the consistent layouts (at least one, or ValueError) and a fresh search."""
     seen = _checked(width, height, mines, opened)
     found = layouts(width, height, mines, seen, clear)
     if not found:
         raise ValueError(f"no layout of {mines} mines on {width}x{height} shows these digits")
-    return seen, found, _Search(_grid(width, height))
+    return seen, found, Search(grid(width, height))
 
 
 def game_value(width: int, height: int, mines: int, opened: Seen = ()) -> Fraction:
@@ -485,7 +511,7 @@ def first_click_value(width: int, height: int, mines: int, rule: str = "any", ce
     if cell is None:
         if rule == "any":
             return game_value(width, height, mines)
-        orbit = _orbits(_grid(width, height), {})
+        orbit = _orbits(grid(width, height), {})
         return max(first_click_value(width, height, mines, rule, c) for c in set(orbit.values()))
     if not 0 <= cell < width * height:
         raise ValueError(f"first cell {cell} is not on a {width}x{height} board")

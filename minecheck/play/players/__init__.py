@@ -19,6 +19,7 @@ PLAYERS: dict[str, str] = {
     "satdemo@seed": "minecheck.play.players.satdemo:seed_player",
     "satdemo@fixed": "minecheck.play.players.satdemo:fixed_player",
     "lookahead": "minecheck.play.players.lookahead:lookahead_player",
+    "progress": "minecheck.play.players.progress:progress_player",
 }
 POLICY = "minecheck.play.policy:policy_player"  # every other name: a registry solver under the policy
 

@@ -1,0 +1,155 @@
+"""``progress``: the exact counter's sure moves, perfect play once few layouts remain, else a guess that
+is likely to be safe *and* to make progress.
+
+1. Sure moves are the policy's: flag every certain mine, open every certain safe cell (the exact
+   counter in the global mode).
+2. With no safe cell and at most ``ENDGAME_LAYOUTS`` consistent layouts, the endgame search
+   (``minecheck.play.endgame``) opens the cell with the best chance of winning under perfect play,
+   however risky it looks (``3x3x3/HH1/HHH/1HH``: an edge at p=4/9 wins 4/9, the centre at p=1/9
+   wins 1/3); ties go to the lower mine probability, then the lower index.  So it may open a cell
+   that the decision check, which weighs probabilities alone, calls a riskier guess; ``progress:margin``
+   weighs only the cells within ``DECISION_MARGIN`` of the lowest probability, and never does.
+3. Otherwise, among the cells within ``DECISION_MARGIN`` of the lowest mine probability (so the
+   decision check never calls the guess riskier), the one most likely to be safe and show a digit
+   that proves some other cell safe: the counter counts the board with the cell opened as each
+   digit.  A digit counts as progress only when it proves a cell that the guess's safety alone does
+   not (a cell safe whatever the digit comes free with the guess: two such cells would otherwise
+   lend each other all their progress).  A *dead* cell, whose digit is certain, tells nothing and
+   is passed over unless every candidate is dead.  Ties: lower mine probability, then lower index.
+
+Steps 2 and 3 follow David Hill's JSMinesweeper (github.com/DavidNHill/JSMinesweeper,
+``client/solver_main.js``: the brute-force analysis below ``PLAY_BFDA_THRESHOLD`` = 1000 solutions,
+and ``secondarySafetyAnalysis``: each candidate opened as every value, dead tiles demoted, progress
+only past the tiles linked to the guess).  Hill ranks by the safety of the next guess and lets
+progress break ties; here progress ranks, the simpler rule to state (on the first 1,000 Expert games below,
+ranking by the next guess's safety won 549, by progress 555: no measurable difference).  The whole
+decision runs as one solver call, so the CPU budget covers the search too.
+
+Measured (seed 1, Expert, first click safe-3x3 at (3,3), the same deals): games 0-2999, ``progress`` won
+1,618 (53.9%) and ``exact`` 1,552 (51.7%); 197 games only ``progress`` won, 131 only ``exact`` (a sign
+test puts that 3.6 standard deviations from even).  Without the endgame it won 550 of the first 1,000
+against 555 with it and ``exact``'s 528: the guess by progress brings most of the gain.  On the small
+sizes it is within noise of ``exact``, and on 3x3x3 and 4x4x4, where the endgame covers the whole game,
+the oracle judge finds no suboptimal move.  A game takes about twice ``exact``'s time (11 against 21
+Expert games/s on one worker of a shared 2-core machine, the judge's count included).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from fractions import Fraction
+
+from minecheck.engine.counter import count_board
+from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, verdict_of
+from minecheck.model.board import Board
+from minecheck.play.decisions import DECISION_MARGIN
+from minecheck.play.endgame import ENDGAME_LAYOUTS, endgame_move
+from minecheck.play.game import Action, Move
+from minecheck.play.player import Decision
+from minecheck.play.players.lookahead import open_as
+from minecheck.play.policy import next_seed, policy_moves
+from minecheck.running.registry import run_solver
+
+CANDIDATES = 8  # cells weighed per guess: each costs a count per digit it can show
+OFF_FRONTIER = 2  # of them at most this many off the frontier (all alike in probability): fewest covered neighbours
+# (12 candidates, 4 off the frontier, won 553 of the first 1,000 Expert games against these 555: no gain)
+
+
+def outlook(board: Board, cell: int, layouts: int) -> tuple[Fraction, bool]:
+    """P(cell is safe and its digit proves a new cell safe), and whether the cell is dead (one digit only)."""
+    proven: list[tuple[int, frozenset[int]]] = []  # per digit it can show: its layouts, the cells then safe
+    for digit in range(len(board.neighbours(cell)) + 1):
+        after = count_board(open_as(board, cell, digit), Mode.GLOBAL)
+        if after.consistent and after.layouts:
+            proven.append((after.layouts, frozenset(c for c, p in after.probabilities if p == 0)))
+    if not proven:
+        return Fraction(0), True
+    free = frozenset.intersection(*(safe for _, safe in proven))  # safe whatever the digit: the guess's own
+    progress = sum(n for n, safe in proven if safe - free)
+    return Fraction(progress, layouts), len(proven) == 1
+
+
+def candidates(board: Board, probabilities: dict[int, Fraction]) -> list[int]:
+    """The cells within DECISION_MARGIN of the lowest probability, safest first, then fewest covered
+    neighbours, then index: at most CANDIDATES, at most OFF_FRONTIER of them off the frontier."""
+    low = min(probabilities.values())
+    near = [c for c, p in probabilities.items() if p - low <= DECISION_MARGIN]
+    covered = {c: sum(1 for n in board.neighbours(c) if board.is_covered(n)) for c in near}
+    ranked = sorted(near, key=lambda c: (probabilities[c], covered[c], c))
+    chosen, off = [], 0
+    for c in ranked:
+        on_frontier = any(board.is_digit(n) for n in board.neighbours(c))
+        if not on_frontier:
+            if off == OFF_FRONTIER:
+                continue
+            off += 1
+        chosen.append(c)
+        if len(chosen) == CANDIDATES:
+            break
+    return chosen
+
+
+def progress_guess(board: Board, probabilities: dict[int, Fraction], layouts: int) -> int:
+    """The candidate most likely to be safe and make progress; living cells before dead ones (see the module)."""
+    scored = []
+    for c in candidates(board, probabilities):
+        progress, dead = outlook(board, c, layouts)
+        scored.append((dead, -progress, probabilities[c], c))
+    return min(scored)[3]
+
+
+class ProgressSolver:
+    """The exact answers, plus in ``extra`` the guess (and why: ``endgame`` or ``progress``) when no cell is
+    certainly safe; ``margin``: the endgame's (see ``endgame_move``)."""
+
+    name = "progress"
+    answers = frozenset({Answers.VERDICTS, Answers.PROBABILITIES})
+    modes = frozenset({Mode.GLOBAL})
+
+    def __init__(self, margin: Fraction | None = None):
+        self.margin = margin
+
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        count = count_board(board, Mode.GLOBAL)
+        if not count.consistent:
+            return SolverResult(self.name, mode, consistent=False, reason=count.reason)
+        probs = {c: p for c, p in count.probabilities if p is not None}
+        cells = tuple(CellAnswer(c, verdict_of(p), p) for c, p in sorted(probs.items()))
+        open_to_guess = {c: p for c, p in probs.items() if p < 1}
+        extra: tuple[tuple[str, str], ...] = ()
+        if open_to_guess and min(open_to_guess.values()) > 0:
+            best = endgame_move(board, margin=self.margin) if count.layouts <= ENDGAME_LAYOUTS else None
+            if best is not None:
+                extra = (("guess", str(best[0])), ("why", "endgame"), ("value", str(best[1])))
+            else:
+                extra = (("guess", str(progress_guess(board, open_to_guess, count.layouts))), ("why", "progress"))
+        return SolverResult(self.name, mode, consistent=True, cells=cells, layouts=count.layouts, extra=extra)
+
+
+class ProgressPlayer:
+    """The policy's sure moves from ProgressSolver's answer, its guess in place of the lowest probability;
+    option ``margin``: the endgame keeps within DECISION_MARGIN of the lowest probability."""
+
+    def __init__(self, option: str | None = None):
+        if option not in (None, "margin"):
+            raise ValueError(f"progress takes no option but 'margin', got {option!r}")
+        self.name = "progress"
+        self.solver = ProgressSolver(DECISION_MARGIN if option == "margin" else None)
+
+    def start(self, seed: int) -> int:
+        return seed
+
+    def decide(self, board: Board, state: int, timeout: float | None = None) -> Decision:
+        result = replace(run_solver(self.solver, board, Mode.GLOBAL, timeout), solver=self.name)
+        if result.error:
+            return Decision((), state, result, result.error, result.seconds)
+        moves = policy_moves(board, result, state)
+        extra = dict(result.extra)
+        if "guess" in extra:
+            moves = tuple(m for m in moves if m.reason != "lowest") + (Move(Action.OPEN, int(extra["guess"]),
+                                                                             extra["why"]),)
+        return Decision(moves, next_seed(state), result, None, result.seconds)
+
+
+def progress_player(option: str | None = None) -> ProgressPlayer:
+    return ProgressPlayer(option)
