@@ -60,12 +60,15 @@ def test_the_shrink_predicate_re_judges_a_suboptimal_move_with_the_oracle():
     assert check(big) is None
 
 
-def test_judged_optimally_a_riskier_guess_that_wins_as_much_is_not_bad():
+def test_a_riskier_guess_that_wins_as_much_is_not_bad(monkeypatch):
     board = parse_board(CENTRE_LOSES)
     edge = (Move(Action.OPEN, 1, "lowest"),)  # r0c1: p=4/9 against the centre's 1/9, and it wins 4/9, the best
-    (risky,) = judge_with(board, edge, "probability")
-    assert risky.flaw is Flaw.RISKIER_GUESS
+    assert judge_with(board, edge, "probability") == (), "the endgame search (9 layouts) values it"
     assert judge_with(board, edge, "optimal") == ()
+    monkeypatch.setattr("minecheck.play.decisions.ENDGAME_LAYOUTS", 0)  # past the endgame's limit...
+    (risky,) = judge_with(board, edge, "probability")
+    assert risky.flaw is Flaw.RISKIER_GUESS, "...the probability stands"
+    assert judge_with(board, edge, "optimal") == (), "and the oracle still values it"
     corner = (Move(Action.OPEN, 0, "lowest"),)  # r0c0: riskier and worse, bad both ways
     assert {b.flaw for b in judge_with(board, corner, "optimal")} == {Flaw.RISKIER_GUESS, Flaw.SUBOPTIMAL}
 

@@ -10,7 +10,11 @@ decision; each move of the decision is then one of the bad moves below, or fine:
   has probability 0;
 * ``riskier guess``: opened a cell whose probability exceeds the lowest one on the view by more
   than ``DECISION_MARGIN``.  A blind guess (a solver that gives no probabilities, under the
-  policy's documented random rule) is exempt: it had no probabilities to weigh.
+  policy's documented random rule) is exempt: it had no probabilities to weigh.  So is a guess that
+  the endgame search (``minecheck.play.endgame``, at most ``ENDGAME_LAYOUTS`` layouts) shows to win
+  within ``OPTIMAL_MARGIN`` of the best move: the probability is only a stand-in for the chance of
+  winning, and where that chance is known it decides (``3x3x3/HH1/HHH/1HH``: an edge at p=4/9 wins
+  4/9, the centre at p=1/9 wins 1/3).
 
 Judged optimally (``play --judge optimal``, on sizes ``minecheck.play.oracle`` covers), an open move
 is also:
@@ -42,6 +46,7 @@ from minecheck.engine.counter import Count, count_board
 from minecheck.model.answers import Mode, SolverResult, Verdict
 from minecheck.model.board import Board, crop_cell, label
 from minecheck.model.boardtext import format_board, parse_board
+from minecheck.play.endgame import ENDGAME_LAYOUTS, move_shortfall
 from minecheck.play.game import Action, Move
 from minecheck.play.oracle import OracleLimit, board_move_values
 from minecheck.play.player import Player, relocated
@@ -85,9 +90,18 @@ def judge(board: Board, moves: tuple[Move, ...], count: Count | None = None) -> 
         if q is None:
             continue  # not a covered cell: the move changes nothing
         flaw = _flaw(move, q, best_probability)
+        if flaw is Flaw.RISKIER_GUESS and count.layouts <= ENDGAME_LAYOUTS and _wins_as_much(board, move.cell):
+            continue
         if flaw is not None:
             bad.append(BadMove(move, flaw, q, best, best_probability))
     return tuple(bad)
+
+
+def _wins_as_much(board: Board, cell: int) -> bool:
+    """Whether the endgame search shows that opening cell wins within OPTIMAL_MARGIN of the best move (False
+    when the search is past its limits: the probability then stands)."""
+    short = move_shortfall(board, cell)
+    return short is not None and short <= OPTIMAL_MARGIN
 
 
 def judge_optimal(board: Board, moves: tuple[Move, ...], count: Count | None = None,

@@ -97,3 +97,21 @@ def endgame_move(board: Board, limit: int = ENDGAME_LAYOUTS, states: int | None 
         return None
     assert best is not None
     return best, Fraction(best_wins, n)
+
+
+def move_shortfall(board: Board, cell: int, limit: int = ENDGAME_LAYOUTS,
+                   states: int | None = ENDGAME_STATES) -> Fraction | None:
+    """How much less opening ``cell`` wins under perfect play than the best move (0 for a best move); None past
+    ``limit`` layouts or ``states`` memoised states (in either search)."""
+    best = endgame_move(board, limit, states)
+    if best is None:
+        return None
+    if best[0] == cell:
+        return Fraction(0)
+    found = position_layouts(board, limit)
+    search = Search(grid(board.width, board.height), symmetric=False, max_states=states)
+    try:
+        wins = search.move(found, cell, sum(1 << c for c in board.digits), 0)
+    except OracleLimit:
+        return None
+    return best[1] - Fraction(wins, len(found))

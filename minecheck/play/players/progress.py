@@ -6,9 +6,9 @@ is likely to be safe *and* to make progress.
 2. With no safe cell and at most ``ENDGAME_LAYOUTS`` consistent layouts, the endgame search
    (``minecheck.play.endgame``) opens the cell with the best chance of winning under perfect play,
    however risky it looks (``3x3x3/HH1/HHH/1HH``: an edge at p=4/9 wins 4/9, the centre at p=1/9
-   wins 1/3); ties go to the lower mine probability, then the lower index.  So it may open a cell
-   that the decision check, which weighs probabilities alone, calls a riskier guess; ``progress:margin``
-   weighs only the cells within ``DECISION_MARGIN`` of the lowest probability, and never does.
+   wins 1/3); ties go to the lower mine probability, then the lower index.  Such a cell is riskier than
+   the lowest by more than ``DECISION_MARGIN``, and the decision check accepts it only because its own
+   endgame search finds it wins as much; ``progress:margin`` weighs only the cells within the margin.
 3. Otherwise, among the cells within ``DECISION_MARGIN`` of the lowest mine probability (so the
    decision check never calls the guess riskier), the one most likely to be safe and show a digit
    that proves some other cell safe: the counter counts the board with the cell opened as each
@@ -137,7 +137,7 @@ class ProgressPlayer:
         self.solver = ProgressSolver(DECISION_MARGIN if option == "margin" else None)
 
     def start(self, seed: int) -> int:
-        return seed
+        return next_seed(seed)  # as the policy player: never the deal's own stream
 
     def decide(self, board: Board, state: int, timeout: float | None = None) -> Decision:
         result = replace(run_solver(self.solver, board, Mode.GLOBAL, timeout), solver=self.name)
