@@ -17,17 +17,13 @@ The whole decision runs as one solver call, so the CPU budget covers the lookahe
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 
 from minecheck.engine.counter import count_board
-from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, verdict_of
+from minecheck.model.answers import Answers, Mode, SolverResult
 from minecheck.model.board import Board
 from minecheck.play.decisions import DECISION_MARGIN
-from minecheck.play.game import Action, Move
-from minecheck.play.player import Decision
-from minecheck.play.policy import next_seed, policy_moves
-from minecheck.running.registry import run_solver
+from minecheck.play.players.guessing import GuessingPlayer, answer_with_guess
 
 SPREAD = DECISION_MARGIN
 CANDIDATES = 12
@@ -71,35 +67,9 @@ class LookaheadSolver:
     modes = frozenset({Mode.GLOBAL})
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
-        count = count_board(board, Mode.GLOBAL)
-        if not count.consistent:
-            return SolverResult(self.name, mode, consistent=False, reason=count.reason)
-        probs = {c: p for c, p in count.probabilities if p is not None}
-        cells = tuple(CellAnswer(c, verdict_of(p), p) for c, p in sorted(probs.items()))
-        open_to_guess = {c: p for c, p in probs.items() if p < 1}
-        extra: tuple[tuple[str, str], ...] = ()
-        if open_to_guess and min(open_to_guess.values()) > 0:
-            extra = (("guess", str(lookahead_guess(board, open_to_guess, count.layouts))),)
-        return SolverResult(self.name, mode, consistent=True, cells=cells, layouts=count.layouts, extra=extra)
+        return answer_with_guess(self.name, board, mode, lambda b, count, open_to_guess: (
+            ("guess", str(lookahead_guess(b, open_to_guess, count.layouts))), ("why", "lookahead")))
 
 
-class LookaheadPlayer:
-    def __init__(self, option: str | None = None):
-        self.name = "lookahead"
-
-    def start(self, seed: int) -> int:
-        return next_seed(seed)  # as the policy player: never the deal's own stream
-
-    def decide(self, board: Board, state: int, timeout: float | None = None) -> Decision:
-        result = replace(run_solver(LookaheadSolver(), board, Mode.GLOBAL, timeout), solver=self.name)
-        if result.error:
-            return Decision((), state, result, result.error, result.seconds)
-        moves = policy_moves(board, result, state)
-        guess = dict(result.extra).get("guess")
-        if guess is not None:  # the policy's lowest-probability guess, replaced by the lookahead's
-            moves = tuple(m for m in moves if m.reason != "lowest") + (Move(Action.OPEN, int(guess), "lookahead"),)
-        return Decision(moves, next_seed(state), result, None, result.seconds)
-
-
-def lookahead_player(option: str | None = None) -> LookaheadPlayer:
-    return LookaheadPlayer(option)
+def lookahead_player(option: str | None = None) -> GuessingPlayer:
+    return GuessingPlayer("lookahead", LookaheadSolver())

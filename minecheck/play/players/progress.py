@@ -36,19 +36,15 @@ Expert games/s on one worker of a shared 2-core machine, the judge's count inclu
 
 from __future__ import annotations
 
-from dataclasses import replace
 from fractions import Fraction
 
-from minecheck.engine.counter import count_board
-from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, verdict_of
+from minecheck.engine.counter import Count, count_board
+from minecheck.model.answers import Answers, Mode, SolverResult
 from minecheck.model.board import Board
 from minecheck.play.decisions import DECISION_MARGIN
 from minecheck.play.endgame import ENDGAME_LAYOUTS, endgame_move
-from minecheck.play.game import Action, Move
-from minecheck.play.player import Decision
+from minecheck.play.players.guessing import GuessingPlayer, answer_with_guess
 from minecheck.play.players.lookahead import open_as
-from minecheck.play.policy import next_seed, policy_moves
-from minecheck.running.registry import run_solver
 
 CANDIDATES = 8  # cells weighed per guess: each costs a count per digit it can show
 OFF_FRONTIER = 2  # of them at most this many off the frontier (all alike in probability): fewest covered neighbours
@@ -110,46 +106,18 @@ class ProgressSolver:
         self.margin = margin
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
-        count = count_board(board, Mode.GLOBAL)
-        if not count.consistent:
-            return SolverResult(self.name, mode, consistent=False, reason=count.reason)
-        probs = {c: p for c, p in count.probabilities if p is not None}
-        cells = tuple(CellAnswer(c, verdict_of(p), p) for c, p in sorted(probs.items()))
-        open_to_guess = {c: p for c, p in probs.items() if p < 1}
-        extra: tuple[tuple[str, str], ...] = ()
-        if open_to_guess and min(open_to_guess.values()) > 0:
-            best = endgame_move(board, margin=self.margin) if count.layouts <= ENDGAME_LAYOUTS else None
-            if best is not None:
-                extra = (("guess", str(best[0])), ("why", "endgame"), ("value", str(best[1])))
-            else:
-                extra = (("guess", str(progress_guess(board, open_to_guess, count.layouts))), ("why", "progress"))
-        return SolverResult(self.name, mode, consistent=True, cells=cells, layouts=count.layouts, extra=extra)
+        return answer_with_guess(self.name, board, mode, self.guess)
+
+    def guess(self, board: Board, count: Count, open_to_guess: dict[int, Fraction]) -> tuple[tuple[str, str], ...]:
+        """The endgame's best cell when few layouts remain, else the progress guess."""
+        best = endgame_move(board, margin=self.margin) if count.layouts <= ENDGAME_LAYOUTS else None
+        if best is not None:
+            return (("guess", str(best[0])), ("why", "endgame"), ("value", str(best[1])))
+        return (("guess", str(progress_guess(board, open_to_guess, count.layouts))), ("why", "progress"))
 
 
-class ProgressPlayer:
-    """The policy's sure moves from ProgressSolver's answer, its guess in place of the lowest probability;
-    option ``margin``: the endgame keeps within DECISION_MARGIN of the lowest probability."""
-
-    def __init__(self, option: str | None = None):
-        if option not in (None, "margin"):
-            raise ValueError(f"progress takes no option but 'margin', got {option!r}")
-        self.name = "progress"
-        self.solver = ProgressSolver(DECISION_MARGIN if option == "margin" else None)
-
-    def start(self, seed: int) -> int:
-        return next_seed(seed)  # as the policy player: never the deal's own stream
-
-    def decide(self, board: Board, state: int, timeout: float | None = None) -> Decision:
-        result = replace(run_solver(self.solver, board, Mode.GLOBAL, timeout), solver=self.name)
-        if result.error:
-            return Decision((), state, result, result.error, result.seconds)
-        moves = policy_moves(board, result, state)
-        extra = dict(result.extra)
-        if "guess" in extra:
-            moves = tuple(m for m in moves if m.reason != "lowest") + (Move(Action.OPEN, int(extra["guess"]),
-                                                                             extra["why"]),)
-        return Decision(moves, next_seed(state), result, None, result.seconds)
-
-
-def progress_player(option: str | None = None) -> ProgressPlayer:
-    return ProgressPlayer(option)
+def progress_player(option: str | None = None) -> GuessingPlayer:
+    """``progress``; option ``margin``: the endgame keeps within DECISION_MARGIN of the lowest probability."""
+    if option not in (None, "margin"):
+        raise ValueError(f"progress takes no option but 'margin', got {option!r}")
+    return GuessingPlayer("progress", ProgressSolver(DECISION_MARGIN if option == "margin" else None))
