@@ -25,7 +25,7 @@ from minecheck.model.boardtext import parse_board
 from minecheck.play.oracle import board_move_values, first_click_value, mine_probabilities
 from minecheck.play.run import PlayConfig, run_play, write_summary
 
-PLAYERS = ("exact", "lookahead", "dpll@fixed", "ilp@fixed", "gibbs@fixed")
+PLAYERS = ("exact", "lookahead", "progress", "dpll@fixed", "ilp@fixed", "gibbs@fixed")
 SEED = 2026
 
 
