@@ -9,7 +9,7 @@ run() {  # players, games, size, output suffix, extra options; exit 1 (bad decis
   status=$?
   [ "$status" -le 1 ] || exit "$status"
 }
-CHEAP=exact,dpll@fixed,ilp@fixed,lookahead,satdemo@seed,satdemo@fixed
+CHEAP=exact,dpll@fixed,ilp@fixed,lookahead,progress,satdemo@seed,satdemo@fixed
 DEAR=gibbs@fixed,mineai@fixed,mineai@seed  # the samplers: 3 to 18 s per Intermediate game each
 run "$CHEAP,$DEAR" 1000 beginner ""
 run "$CHEAP" 1000 intermediate ""
@@ -17,6 +17,6 @@ run "$CHEAP" 300 expert ""
 run "$DEAR" 1000 intermediate ""
 run "$DEAR" 300 expert ""
 # the anchors' first click: JSMinesweeper opens at (3,3), and where the first click is changes the rates
-run exact,lookahead 1000 beginner -3-3 "--first-cell 3,3"
-run exact,lookahead 1000 intermediate -3-3 "--first-cell 3,3"
-run exact,lookahead 300 expert -3-3 "--first-cell 3,3"
+run exact,lookahead,progress 1000 beginner -3-3 "--first-cell 3,3"
+run exact,lookahead,progress 1000 intermediate -3-3 "--first-cell 3,3"
+run exact,lookahead,progress 300 expert -3-3 "--first-cell 3,3"

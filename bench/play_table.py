@@ -26,6 +26,11 @@ def cell(row: dict | None) -> str:
     return f"{row['wins']}/{row['games']} = **{100 * row['win_rate']:.1f}%** ({100 * lo:.1f}-{100 * hi:.1f})"
 
 
+def speed(games_per_s: float) -> str:
+    """Games per second in two significant figures, without an exponent (200, not 2e+02)."""
+    return f"{games_per_s:.0f}" if games_per_s >= 100 else f"{games_per_s:.2g}"
+
+
 def table(runs: list[dict]) -> str:
     names = list(dict.fromkeys(name for run in runs for name in run["solvers"]))
     sizes = " | ".join(run["size"].capitalize() for run in runs)
@@ -33,7 +38,7 @@ def table(runs: list[dict]) -> str:
     for name in names:
         rows = [run["solvers"].get(name) for run in runs]
         bad = " / ".join("-" if r is None else str(r["decision_findings"]) for r in rows)
-        rate = " / ".join("-" if r is None else f"{r['games_per_s']:.2g}" for r in rows)
+        rate = " / ".join("-" if r is None else speed(r["games_per_s"]) for r in rows)
         lines.append(f"| `{name}` | " + " | ".join(cell(r) for r in rows) + f" | {bad} | {rate} |")
     return "\n".join(lines)
 
