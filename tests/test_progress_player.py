@@ -9,6 +9,7 @@ from functools import cache
 
 from conftest import board
 
+from minecheck.cli import main
 from minecheck.engine.counter import count_board
 from minecheck.model.answers import Mode
 from minecheck.model.board import Board
@@ -208,3 +209,10 @@ def test_progress_plays_the_same_game_twice():
     first = [play_game(config, "progress", i) for i in range(3)]
     again = [play_game(config, "progress", i) for i in range(3)]
     assert [(r.won, r.turns) for r in first] == [(r.won, r.turns) for r in again]
+
+
+def test_decide_says_why_progress_moved(capsys):
+    """minecheck decide names the endgame search and the chance of winning behind progress's move."""
+    assert main(["decide", CENTRE_LOSES, "--player", "progress"]) == 0
+    out = capsys.readouterr().out
+    assert "its endgame search (few layouts left) chose r0c1, which wins 4/9 under perfect play" in out

@@ -217,6 +217,12 @@ def why_move(board: Board, move: Move, result: SolverResult | None) -> str:
         return f"{cell} had the lowest mine probability it gave{said}"
     if move.reason == "lookahead":
         return f"its one-move lookahead chose {cell}{said}"
+    if move.reason == "endgame":
+        value = dict(result.extra).get("value") if result is not None else None
+        wins = f", which wins {value} under perfect play" if value else ""
+        return f"its endgame search (few layouts left) chose {cell}{wins}{said}"
+    if move.reason == "progress":
+        return f"{cell} was its guess most likely to be safe and prove another cell safe{said}"
     return f"{move.describe(board)}{said}"
 
 
