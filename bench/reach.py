@@ -51,6 +51,7 @@ from minecheck.campaigns.teeth import (  # noqa: E402
     from_json,
     lp_alone,
     render_table,
+    table_in,
     to_json,
     too_many_models,
     with_table,
@@ -183,16 +184,12 @@ def stored_rows() -> tuple[list[Row], int, int]:
              for r in data["rows"]], data["seeds"], data["cap"])
 
 
-def block_in(readme: str) -> str:
-    return readme.partition(START)[2].partition(END)[0].strip("\n")
+def block_in(page: str) -> str:
+    return table_in(page, (START, END))
 
 
-def with_block(readme: str, table: str) -> str:
-    head, start, rest = readme.partition(START)
-    _, end, tail = rest.partition(END)
-    if not start or not end:
-        raise ValueError(f"the page has no {START} ... {END} block")
-    return f"{head}{START}\n{table}\n{END}{tail}"
+def with_block(page: str, table: str) -> str:
+    return with_table(page, table, (START, END))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -328,18 +328,19 @@ def from_json(text: str) -> list[Tooth]:
     return [Tooth(**row) for row in json.loads(text)["teeth"]]
 
 
-def with_table(readme: str, table: str) -> str:
+def with_table(readme: str, table: str, markers: tuple[str, str] = (START, END)) -> str:
     """The page (docs/teeth.md) with the table between the markers (which must be there)."""
-    head, start, rest = readme.partition(START)
-    _, end, tail = rest.partition(END)
+    first, last = markers
+    head, start, rest = readme.partition(first)
+    _, end, tail = rest.partition(last)
     if not start or not end:
-        raise ValueError(f"the page has no {START} ... {END} block")
-    return f"{head}{START}\n{table}\n{END}{tail}"
+        raise ValueError(f"the page has no {first} ... {last} block")
+    return f"{head}{first}\n{table}\n{last}{tail}"
 
 
-def table_in(readme: str) -> str:
+def table_in(readme: str, markers: tuple[str, str] = (START, END)) -> str:
     """The text between the markers, as with_table writes it."""
-    return readme.partition(START)[2].partition(END)[0].strip("\n")
+    return readme.partition(markers[0])[2].partition(markers[1])[0].strip("\n")
 
 
 def all_teeth(seed: int = SEED, budget: int = BUDGET, only: tuple[str, ...] = ()) -> Iterator[Tooth]:

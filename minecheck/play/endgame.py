@@ -50,7 +50,7 @@ def position_move_values(board: Board, limit: int = ENDGAME_LAYOUTS,
     found = position_layouts(board, limit)
     if found is None:
         return None
-    search = Search(grid(board.width, board.height), symmetric=False, max_states=states)
+    search = _search(board, states)
     known = sum(1 << c for c in board.digits)
     try:
         wins = {c: search.move(found, c, known, 0) for c in range(board.size) if board.cells[c] == COVERED}
@@ -71,6 +71,20 @@ def endgame_move(board: Board, limit: int = ENDGAME_LAYOUTS, states: int | None 
     found = position_layouts(board, limit)
     if found is None:
         return None
+    try:
+        return _best_move(board, found, _search(board, states), margin)
+    except OracleLimit:
+        return None
+
+
+def _search(board: Board, states: int | None) -> Search:
+    """A fresh search over the board's grid, without symmetry keys (a board in play is rarely symmetric)."""
+    return Search(grid(board.width, board.height), symmetric=False, max_states=states)
+
+
+def _best_move(board: Board, found: tuple[int, ...], search: Search,
+               margin: Fraction | None) -> tuple[int, Fraction] | None:
+    """``endgame_move`` over the board's layouts ``found`` with ``search`` (OracleLimit past its states)."""
     union = inter = found[0]
     for lay in found:
         union |= lay
@@ -83,18 +97,14 @@ def endgame_move(board: Board, limit: int = ENDGAME_LAYOUTS, states: int | None 
     if margin is not None:
         most = max(safe.values())
         open_cells = [c for c in open_cells if Fraction(most - safe[c], n) <= margin]
-    search = Search(grid(board.width, board.height), symmetric=False, max_states=states)
     known = sum(1 << c for c in board.digits)
     best, best_wins = None, 0
-    try:
-        for cell in sorted(open_cells, key=lambda c: (-safe[c], c)):
-            if safe[cell] <= best_wins:
-                break
-            wins = search.move(found, cell, known, best_wins)
-            if wins > best_wins:
-                best, best_wins = cell, wins
-    except OracleLimit:
-        return None
+    for cell in sorted(open_cells, key=lambda c: (-safe[c], c)):
+        if safe[cell] <= best_wins:
+            break
+        wins = search.move(found, cell, known, best_wins)
+        if wins > best_wins:
+            best, best_wins = cell, wins
     assert best is not None
     return best, Fraction(best_wins, n)
 
@@ -103,14 +113,16 @@ def move_shortfall(board: Board, cell: int, limit: int = ENDGAME_LAYOUTS,
                    states: int | None = ENDGAME_STATES) -> Fraction | None:
     """How much less opening ``cell`` wins under perfect play than the best move (0 for a best move); None past
     ``limit`` layouts or ``states`` memoised states (in either search)."""
-    best = endgame_move(board, limit, states)
-    if best is None:
-        return None
-    if best[0] == cell:
-        return Fraction(0)
     found = position_layouts(board, limit)
-    search = Search(grid(board.width, board.height), symmetric=False, max_states=states)
+    if found is None:
+        return None
+    search = _search(board, states)  # one memo for both: the best move's states serve the cell's too
     try:
+        best = _best_move(board, found, search, None)
+        if best is None:
+            return None
+        if best[0] == cell:
+            return Fraction(0)
         wins = search.move(found, cell, sum(1 << c for c in board.digits), 0)
     except OracleLimit:
         return None
