@@ -24,7 +24,7 @@ PAGES = [README, *DOCS, *sorted((ROOT / "examples").glob("*/README.md"))]
 MINECHECK = Path(sys.executable).parent / "minecheck"
 SET_UP = [  # the two commands a fresh machine runs: they stay as they are
     "python3 -m venv .venv && . .venv/bin/activate && pip install -q -e . && minecheck fuzz --seed 1 --boards 40 "
-    "--timeout 3 --out reports/demo",
+    "--out reports/demo",
     'python3 -m venv .venv && . .venv/bin/activate && pip install -q -e ".[test]" && ruff check . && python -m pytest',
 ]
 
