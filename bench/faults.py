@@ -5,7 +5,7 @@ built for within a few boards.
 Each is the exact counter (``minecheck.engine``) reading the board its own way, with one mistake a
 solver author could make; none is one of the seed ports' defects (``minecheck.solvers.defects``).
 ``FAULTS`` maps a name to its class; ``WITNESS`` gives, per fault, a board that shows it, and
-tests/test_reach.py checks that each fault shows there and agrees with ``exact`` on a plain board.
+tests/bench/test_reach.py checks that each fault shows there and agrees with ``exact`` on a plain board.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
     python bench/ports_vs_java.py [--quick] [--seeds N] [--stress N] [--java-timeout S] [--port-timeout S]
 
-Articles: 000 (ilp@seed, tests/java/ilp), 003 (gibbs@seed, tests/java/gibbs), 004 (dpll@seed,
-tests/java/dpll), each run by the driver its Java test uses, exactly as the test runs it (no
+Articles: 000 (ilp@seed, tests/programs/java/ilp), 003 (gibbs@seed, tests/programs/java/gibbs), 004 (dpll@seed,
+tests/programs/java/dpll), each run by the driver its Java test uses, exactly as the test runs it (no
 -Xss).  Sizes: Beginner, Intermediate and Expert play positions (``recipe("play", seed,
 level=...)``, seeds 0 to N-1) and stress boards (``recipe("stress", seed)``, 30x16 with about
 300 frontier cells).  Per article and size, each position is one of:
@@ -52,7 +52,8 @@ from minecheck.solvers.dpll_seed import (  # noqa: E402
 
 SIZES = ("beginner", "intermediate", "expert", "stress")
 QUICK = {"beginner": (0, 1, 2, 3, 4), "intermediate": (1, 2, 3, 4, 20), "expert": (0, 6, 8, 11, 13), "stress": (1,)}
-SOURCES = {"dpll": ROOT / "tests/java/dpll", "ilp": ROOT / "tests/java/ilp/src", "gibbs": ROOT / "tests/java/gibbs/src"}
+JAVA = ROOT / "tests" / "programs" / "java"
+SOURCES = {"dpll": JAVA / "dpll", "ilp": JAVA / "ilp" / "src", "gibbs": JAVA / "gibbs" / "src"}
 
 
 @dataclass

@@ -10,9 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import board
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from shared import ROOT, board
 
 from minecheck.cli import main
 from minecheck.model.answers import Mode
@@ -229,6 +229,6 @@ def test_brute_still_answers_what_it_answered():
 
 
 def test_the_sandbox_limits_are_documented():
-    readme = (Path(__file__).parent.parent / "docs" / "checking.md").read_text()
+    readme = (ROOT / "docs" / "checking.md").read_text()
     for limit in ("CPU", "memory", "64 MiB", "process tree", "idle", "network", "bubblewrap"):
         assert limit in readme, limit

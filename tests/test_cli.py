@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import FIXTURES
+from shared import FIXTURES
 
 from minecheck.cli import main
 

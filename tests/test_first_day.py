@@ -97,7 +97,10 @@ def test_a_program_not_on_the_path_or_not_executable_says_so(author, capsys):
 
 
 def test_a_library_not_installed_exits_2_with_the_install_line_and_is_listed_unavailable(monkeypatch, capsys):
+    from minecheck.check import crosscheck
+
     monkeypatch.setitem(sys.modules, "ms_toollib", None)  # import ms_toollib now raises ImportError
+    crosscheck._named.cache_clear()  # a solver made by an earlier test in this process would be reused
     code, out, err = run(capsys, "check", "3x1x1/H1H", "--solvers", "ms_toollib")
     assert code == 2 and out == ""
     assert "ms_toollib is not installed" in err and 'to fix: pip install "minecheck[toollib]"' in err

@@ -10,14 +10,13 @@ import subprocess
 import sys
 import tomllib
 from importlib.metadata import PackageNotFoundError, distribution, packages_distributions
-from pathlib import Path
 
 from planted_source import SOURCE
+from shared import ROOT
 
 from minecheck.model.boardtext import parse_board
 
 pytest_plugins = ["pytester"]
-ROOT = Path(__file__).resolve().parent.parent
 
 PLANTED = SOURCE + """
 from hypothesis import given, settings

@@ -6,7 +6,7 @@ port is cross-checked against ``exact`` on the boards of a fixed-seed campaign, 
 finding is shrunk.  A finding counts only where the port with every defect off agrees with the
 reference (``Alone``), so each row shows what the one defect breaks.  Defects that random
 boards do not reach get a stated targeted board.  The rows go to fixtures/teeth.json and, as
-a Markdown table, to docs/teeth.md (tests/test_teeth.py checks both).
+a Markdown table, to docs/teeth.md (tests/campaigns/test_teeth.py checks both).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ The counter is timed against other engines with the reading of the board include
 (most of the counter's time on a stuck Expert position).  This reads a neighbour table computed
 once per board size and walks whichever side is smaller: the covered cells and flags (late in a
 game) or the digits (early).  A digit it cannot meet sends the board to ``build_constraints``,
-so a Contradiction keeps its exact words.  tests/test_scan.py checks that the two agree.
+so a Contradiction keeps its exact words.  tests/engine/test_scan.py checks that the two agree.
 """
 
 from __future__ import annotations

@@ -142,7 +142,7 @@ def seed_probabilities(cnf: CNF, variables: tuple[int, ...],
 #
 # collectModels calls itself once per model, on the main thread's default stack (ThreadStackSize
 # 1 MiB on x86-64 Linux: the tests run `java` without -Xss).  Where it overflows was measured with
-# tests/java/dpll/DpllMain (OpenJDK 17.0.15, 2 busy cores), which prints the models counted when
+# tests/programs/java/dpll/DpllMain (OpenJDK 17.0.15, 2 busy cores), which prints the models counted when
 # the stack ran out (the next nested call overflowed):
 #
 #   board                                   dpll depth  fresh JVM          JVM warmed by 1024 models
@@ -181,7 +181,7 @@ class JavaStackOverflow(RuntimeError):
 def seed_solve(cnf: CNF) -> tuple[bool, dict[int, bool]]:
     """DPLLSolver.solve: satisfiable?, and the variables it assigned (a partial assignment).
 
-    The reference: ``ClauseBits.solve`` must answer the same (tests/test_dpll.py compares them).
+    The reference: ``ClauseBits.solve`` must answer the same (tests/solvers/test_dpll.py compares them).
     """
     assignment: dict[int, bool] = {}
     return _seed_dpll(list(cnf), assignment), assignment

@@ -9,7 +9,7 @@ the *first* covered cell with the lowest estimate, cells off the frontier taking
 The sampler is made once per game with ``new Random(g)`` and keeps drawing from it, so the
 player's state is that stream's 48-bit state, moved past the sampler's draws after each call
 (two LCG steps per ``nextDouble``, one per variable per sweep).  Game g of the article's Java and
-this player make the same moves (tests/test_players_java.py).
+this player make the same moves (tests/play/test_players_java.py).
 
 **fixed** (``mineai@fixed``) keeps ``decide``'s plan - sure mines flagged, sure cells opened,
 otherwise the lowest estimate - with the defects removed:

@@ -1,0 +1,105 @@
+"""The comparison: each kind of difference is found, and agreement is silent."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from shared import board
+
+from minecheck.boards.generators import recipe
+from minecheck.check.compare import compare
+from minecheck.check.crosscheck import check_board
+from minecheck.check.findings import Finding, Kind
+from minecheck.check.stats import critical_z
+from minecheck.model.answers import Answers, CellAnswer, Failure, FailureKind, Mode, SolverResult, Verdict
+
+ALL = frozenset(Answers)
+S, M, U = Verdict.SAFE, Verdict.MINE, Verdict.UNKNOWN
+
+
+def result(name="x", cells=(), **kw):
+    return SolverResult(name, Mode.LOCAL, cells=tuple(cells), **kw)
+
+
+def exact(*cells, layouts=2):
+    return result("exact", cells, consistent=True, layouts=layouts)
+
+
+def test_agreement_is_silent():
+    ref = exact(CellAnswer(0, S, Fraction(0)), CellAnswer(1, U, Fraction(1, 2)))
+    assert compare(ref, ALL, ref) == []
+
+
+def test_verdict_difference_names_cells_and_both_answers():
+    ref = exact(CellAnswer(0, S, Fraction(0)), CellAnswer(1, U, Fraction(1, 2)))
+    sub = result(cells=[CellAnswer(0, M), CellAnswer(1, U)])
+    (d,) = compare(sub, frozenset({Answers.VERDICTS}), ref)
+    assert d.kind is Kind.VERDICT and d.cells == (0,) and d.subject_says == "mine" and d.reference_says == "safe"
+
+
+def test_silence_on_a_decided_cell_is_a_missed_verdict_but_not_on_an_unknown_one():
+    ref = exact(CellAnswer(0, S, Fraction(0)), CellAnswer(1, U, Fraction(1, 2)))
+    (d,) = compare(result(cells=[]), frozenset({Answers.VERDICTS}), ref)
+    assert d.cells == (0,) and d.subject_says == "no answer"
+
+
+def test_a_failure_is_a_finding_of_its_own_kind_whatever_its_message_says():
+    ref = exact()
+    crash = Failure(FailureKind.CRASH, "Timeout: a message is never read for its kind")
+    timeout = Failure(FailureKind.TIMEOUT, "stopped at its CPU-time budget of 5 s", budget="cpu")
+    protocol = Failure(FailureKind.PROTOCOL, "Protocol: cells[0].row: not an integer", stderr="oops")
+    assert compare(result(failure=crash), ALL, ref)[0].kind is Kind.CRASH
+    assert compare(result(failure=timeout), ALL, ref)[0].kind is Kind.TIMEOUT
+    (d,) = compare(result(failure=protocol), ALL, ref)
+    assert d.kind is Kind.PROTOCOL and d.subject_says == protocol.message and d.detail.endswith("oops")
+
+
+def test_answering_an_inconsistent_board_is_a_consistency_finding():
+    ref = SolverResult("exact", Mode.LOCAL, consistent=False, reason="no layout")
+    (d,) = compare(result(cells=[CellAnswer(0, M)]), frozenset({Answers.VERDICTS}), ref)
+    assert d.kind is Kind.CONSISTENCY and d.cells == (0,)
+    assert compare(result(consistent=False, reason="r"), ALL, ref) == []
+
+
+def test_count_difference():
+    (d,) = compare(result(consistent=True, layouts=3), frozenset({Answers.COUNTS}), exact(layouts=2))
+    assert d.kind is Kind.COUNT and "3 layouts" in d.subject_says
+
+
+def test_exact_probability_difference_and_float_within_tolerance():
+    ref = exact(CellAnswer(0, U, Fraction(1, 3)))
+    assert compare(result(cells=[CellAnswer(0, U, 1 / 3)]), frozenset({Answers.PROBABILITIES}), ref) == []
+    (d,) = compare(result(cells=[CellAnswer(0, U, Fraction(1, 2))]), frozenset({Answers.PROBABILITIES}), ref)
+    assert d.kind is Kind.PROBABILITY and d.subject_says == "1/2"
+
+
+def test_estimates_are_judged_by_z_and_honest_noise_passes():
+    ref = exact(CellAnswer(0, U, Fraction(1, 2)))
+    near = result(cells=[CellAnswer(0, U, 0.52, stderr=0.01)], samples=2000)
+    assert compare(near, frozenset({Answers.PROBABILITIES}), ref) == []
+    far = result(cells=[CellAnswer(0, U, 0.60, stderr=0.01)], samples=2000)
+    (d,) = compare(far, frozenset({Answers.PROBABILITIES}), ref)
+    assert d.kind is Kind.PROBABILITY and "z = 8.9" in d.detail
+
+
+def test_zero_stderr_is_floored_by_independent_draws():
+    ref = exact(CellAnswer(0, U, Fraction(1, 100)))
+    # never saw it as a mine in 400 draws: plausible at p = 1/100, must not be flagged
+    sub = result(cells=[CellAnswer(0, S, 0.0, stderr=0.0)], samples=400)
+    assert compare(sub, frozenset({Answers.PROBABILITIES, Answers.VERDICTS}), ref) == []
+
+
+def test_critical_z_grows_with_the_number_of_cells():
+    assert 5 < critical_z(1) < critical_z(50) < critical_z(500) < 12
+
+
+def test_crosscheck_of_a_board_with_references_only_is_clean():
+    checks = check_board(board("5x1x1/H1H1H"), [], recipe=recipe("reveal", 1))
+    assert [c.mode for c in checks] == [Mode.LOCAL, Mode.GLOBAL]
+    assert all(c.findings == () for c in checks)
+
+
+def test_finding_survives_json():
+    f = Finding(Kind.VERDICT, "ilp@seed", "exact", Mode.LOCAL, (1, 2), "mine", "safe", "2x1\nH0\n",
+                "d", recipe("reveal", 3, width=2, height=1), 7)
+    assert Finding.from_json(f.to_json()) == f

@@ -1,0 +1,138 @@
+"""Shrinking: known seed defects shrink to boards as small as the hand-found ones; 1-minimal; deterministic."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from shared import board
+
+from minecheck.boards.generators import generate_board, recipe
+from minecheck.check.crosscheck import check_board
+from minecheck.check.findings import Kind
+from minecheck.check.shrink import POSITION_PASSES, delete_chunks, find_integer, shrink, still_shows
+from minecheck.model.answers import Mode
+from minecheck.model.boardtext import format_board, parse_board
+from minecheck.model.position import position_of, render
+
+
+def first_finding(subject: str, kind: Kind, generator: str = "reveal", **params):
+    """The first finding of this kind for this solver on seeded boards (deterministic)."""
+    for seed in range(200):
+        b = generate_board(recipe(generator, seed, **params))
+        for check in check_board(b, [subject], [Mode.LOCAL], references=[], recipe=recipe(generator, seed, **params)):
+            for f in check.findings:
+                if f.kind is kind and f.subject == subject:
+                    return f
+    raise AssertionError(f"no {kind} finding for {subject} in 200 boards")
+
+
+# (solver, kind, the hand-found board, its number of cells)
+KNOWN = [
+    ("ilp@seed", Kind.VERDICT, "0H", 2),
+    ("ilp@seed", Kind.CRASH, "1H/HH", 4),
+    ("dpll@seed", Kind.VERDICT, "HHH/121", 6),
+    ("gibbs@seed", Kind.PROBABILITY, "H1H", 3),
+]
+
+
+@pytest.mark.parametrize("subject, kind, hand_found, cells", KNOWN, ids=[f"{s}-{k.value}" for s, k, _, _ in KNOWN])
+def test_known_defects_shrink_as_small_as_found_by_hand(subject, kind, hand_found, cells):
+    # the hand-found board really shows the defect ...
+    assert still_shows(first_finding(subject, kind))(board(hand_found)) is not None
+    # ... and shrinking a generated board that shows it gets as small, or within two cells
+    finding = first_finding(subject, kind, width=7, height=6, density=0.2, open_prob=0.5)
+    shrunk = shrink(finding)
+    assert shrunk.stats.cells_after <= cells + 2, format_board(shrunk.board)
+    assert shrunk.stats.cells_after < shrunk.stats.cells_before
+    assert shrunk.finding.kind is kind and shrunk.finding.subject == subject
+    assert not shrunk.stats.cut_short
+
+
+def test_shrunk_board_still_shows_the_finding_and_carries_its_origin():
+    finding = first_finding("dpll@seed", Kind.VERDICT, width=7, height=6)
+    shrunk = shrink(finding)
+    assert still_shows(finding)(parse_board(shrunk.finding.board)) is not None
+    assert shrunk.finding.recipe == finding.recipe and shrunk.finding.index == finding.index
+
+
+def test_result_is_one_minimal_for_every_position_pass():
+    finding = first_finding("dpll@seed", Kind.VERDICT, width=7, height=6)
+    shrunk = shrink(finding)
+    pos = position_of(shrunk.board)
+    shows = still_shows(finding)
+    candidates = []
+    for cell in sorted(pos.opened):
+        candidates.append(replace(pos, opened=pos.opened - {cell}))
+    for cell in sorted(pos.mines):
+        candidates.append(replace(pos, mines=pos.mines - {cell}, flags=pos.flags - {cell}))
+    for cell in sorted(pos.flags):
+        candidates.append(replace(pos, flags=pos.flags - {cell}))
+    if pos.show_total:
+        candidates.append(replace(pos, show_total=False))
+    assert candidates, "a shrunk board still has something to remove"
+    assert not any(shows(render(c)) for c in candidates)
+    for name, run in POSITION_PASSES:
+        if name.startswith("crop"):
+            assert run(pos, lambda c, moved=(0, 0): shows(render(c)) is not None) is None, name
+
+
+def test_shrinking_is_deterministic():
+    finding = first_finding("gibbs@seed", Kind.PROBABILITY, width=7, height=6)
+    first, second = shrink(finding), shrink(finding)
+    assert first.finding.board == second.finding.board and first.stats.calls == second.stats.calls
+
+
+def test_an_inconsistent_hand_typed_board_is_shrunk_by_editing_the_board():
+    big = board("HHHHHH/HF1FHH/HHHHHH/HHHHHH")  # two flags on a 1, and no hidden truth
+    (check,) = check_board(big, ["dpll@seed"], [Mode.LOCAL], references=[])
+    (finding,) = [f for f in check.findings if f.kind is Kind.CONSISTENCY]
+    shrunk = shrink(finding)
+    assert shrunk.board.size <= 6 and shrunk.finding.kind is Kind.CONSISTENCY
+
+
+def test_find_integer_uses_logarithmic_calls():
+    calls = []
+
+    def works(n):
+        calls.append(n)
+        return n <= 1000
+
+    assert find_integer(works) == 1000
+    assert len(calls) <= 2 * 11 + 2
+
+
+def test_delete_chunks_reaches_a_one_minimal_subset():
+    needed = {3, 17, 18}
+    kept = delete_chunks(list(range(40)), lambda items: needed <= set(items))
+    assert set(kept) == needed
+
+
+def test_an_impossible_digit_is_lowered_to_the_smallest_value_that_still_shows():
+    from minecheck.check.shrink import _board_lower_digits
+
+    b = parse_board("8\nH")  # needs 8 mines, has one covered neighbour: any digit of 2 or more is as impossible
+    lowered = _board_lower_digits(b, lambda c: c.cells[0] >= 2)
+    assert lowered is not None and lowered.cells[0] == 2
+    assert _board_lower_digits(lowered, lambda c: c.cells[0] >= 2) is None, "nothing lower shows it"
+
+
+def test_the_shrink_budget_is_cpu_time_so_a_busy_machine_shrinks_as_far(monkeypatch):
+    import time as clock
+
+    import minecheck.check.shrink as shrinking
+
+    f = first_finding("ilp@seed", Kind.VERDICT)
+    real = shrinking.still_shows(f, None)
+
+    def waiting(finding, timeout, limits, solver):  # each call waits as if the machine were busy: wall, no CPU
+        def check(b, origin=(0, 0)):
+            clock.sleep(0.05)
+            return real(b, origin)
+        return check
+
+    monkeypatch.setattr(shrinking, "still_shows", waiting)
+    slow = shrink(f, timeout=None, budget=0.2, max_calls=12)
+    assert slow.stats.calls == 12 and slow.stats.cut_short, "12 calls of 0.05 s wall fit a 0.2 s CPU budget"
+    monkeypatch.undo()
+    assert shrink(f, timeout=None, max_calls=12).board == slow.board

@@ -1,0 +1,156 @@
+"""A solver is found by name wherever it lives - built in, in the user's pyproject.toml, in an installed
+package's entry points, by import path or as a program - without touching minecheck's code."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+import textwrap
+
+import pytest
+from shared import PROGRAMS, board
+
+from minecheck.cli import main
+from minecheck.model.answers import Answers, Mode
+from minecheck.running import discovery
+from minecheck.running.discovery import Definition, UnknownSolver, lookup
+from minecheck.running.registry import FunctionSolver, build, get_solver, run_solver
+
+PROGRAM = PROGRAMS / "protocol_program.py"
+
+SOLVER_MODULE = '''
+from minecheck.model.answers import Answers, Mode
+from minecheck.solvers.exact import ExactSolver
+
+
+class Mine(ExactSolver):
+    """A user's own solver: exact's answers under another name."""
+
+
+def verdicts_only(board_text, mode):
+    return {"schema": 1, "cells": []}
+
+
+def make(option=None):
+    solver = Mine()
+    solver.option = option
+    return solver
+
+
+class NoModes:
+    name = "no-modes"
+    answers = frozenset({Answers.VERDICTS})
+
+    def solve(self, board, mode):
+        return None
+'''
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    """A user's project: a module of solvers and a pyproject.toml naming them; the working directory."""
+    (tmp_path / "usersolvers.py").write_text(SOLVER_MODULE)
+    program = shlex.join([sys.executable, str(PROGRAM)])
+    (tmp_path / "pyproject.toml").write_text(textwrap.dedent(f'''
+        [project]
+        name = "user-project"
+
+        [tool.minecheck.solvers]
+        mine = "usersolvers:Mine"
+        func = "usersolvers:verdicts_only"
+        prog = "cmd:{program}"
+
+        [tool.minecheck.solvers.slowstart]
+        command = "{program} --persistent"
+        persistent = true
+        modes = ["global"]
+        answers = ["verdicts", "consistency"]
+    '''))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    return tmp_path
+
+
+def listed(capsys) -> dict[str, dict]:
+    assert main(["solvers", "--json"]) == 0
+    return {row["name"]: row for row in json.loads(capsys.readouterr().out)}
+
+
+def test_solvers_lists_built_in_and_configured_solvers_with_what_they_answer(project, capsys):
+    rows = listed(capsys)
+    assert rows["exact"]["origin"] == "built-in" and rows["exact"]["modes"] == ["global", "local"]
+    assert rows["mine"]["origin"] == f"pyproject.toml at {project}"
+    assert rows["mine"]["answers"] == ["consistency", "counts", "probabilities", "verdicts"]
+    assert rows["slowstart"]["modes"] == ["global"] and rows["slowstart"]["answers"] == ["consistency", "verdicts"]
+    assert rows["slowstart"]["persistent"] is True and rows["prog"]["persistent"] is False
+
+
+def test_a_configured_solver_is_checked_by_name_without_installing_it(project, capsys):
+    assert main(["check", "HHH/121", "--solvers", "mine,func,prog", "--references", "exact", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["findings"] == [] and {"mine", "func", "prog"} <= set(data)
+
+
+def test_a_configured_program_keeps_its_modes_and_persistence(project):
+    solver = get_solver("slowstart")
+    assert solver.modes == frozenset({Mode.GLOBAL}) and solver.program.persistent
+    result = run_solver(solver, board("3x2x2/HHH/121"), Mode.GLOBAL, timeout=10)
+    assert result.error is None and result.consistent is True
+
+
+def test_an_installed_package_offers_its_solvers_through_entry_points(tmp_path, monkeypatch, capsys):
+    (tmp_path / "pkgsolvers.py").write_text(SOLVER_MODULE)
+    info = tmp_path / "pkgsolvers-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: pkgsolvers\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[minecheck.solvers]\ninstalled-mine = pkgsolvers:Mine\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    rows = listed(capsys)
+    assert rows["installed-mine"]["origin"] == "installed (pkgsolvers)"
+    assert run_solver(get_solver("installed-mine"), board("HHH/121"), Mode.LOCAL).layouts == 1
+
+
+def test_an_import_path_names_a_class_a_factory_with_its_option_or_a_protocol_function(project):
+    assert type(get_solver("usersolvers:Mine")).__name__ == "Mine"
+    assert get_solver("usersolvers:make").option is None
+    assert isinstance(get_solver("usersolvers:verdicts_only"), FunctionSolver)
+    assert get_solver("mine").name == "mine" and get_solver("alias=usersolvers:Mine").name == "alias"
+
+
+def test_a_name_nobody_knows_is_refused_listing_what_is_known():
+    with pytest.raises(UnknownSolver, match="unknown solver 'nope'; known: exact, ilp@seed"):
+        lookup("nope")
+
+
+def test_an_object_without_the_protocol_is_refused_naming_what_it_lacks(project):
+    with pytest.raises(UnknownSolver, match="lacks modes of the Solver protocol"):
+        get_solver("usersolvers:NoModes")
+
+
+def test_an_import_that_fails_names_the_solver_and_where_it_was_found(project):
+    (project / "pyproject.toml").write_text('[tool.minecheck.solvers]\nbroken = "nosuchmodule:Solver"\n')
+    discovery._table.cache_clear()
+    with pytest.raises(UnknownSolver, match=r"broken: cannot import nosuchmodule:Solver .* found in pyproject.toml"):
+        get_solver("broken")
+
+
+@pytest.mark.parametrize("entry, message", [
+    ('bad = 3', "expected a string or a table"),
+    ('bad = { command = "x", colour = "red" }', "unknown key(s) colour"),
+    ('bad = { persistent = true }', "give either target"),
+])
+def test_a_bad_table_entry_is_bad_input_naming_its_place(project, capsys, entry, message):
+    (project / "pyproject.toml").write_text(f"[tool.minecheck.solvers]\n{entry}\n")
+    discovery._table.cache_clear()
+    assert main(["check", "HHH/121", "--solvers", "bad"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "[tool.minecheck.solvers] bad in" in err
+
+
+def test_definitions_travel_as_data_so_a_worker_makes_the_same_solver(project):
+    definition = lookup("slowstart")
+    again = Definition.from_json(definition.to_json())
+    assert again == definition
+    assert build(again).answers == frozenset({Answers.VERDICTS, Answers.CONSISTENCY})

@@ -1,0 +1,295 @@
+"""Solvers are isolated: whatever one does - hang, spin, allocate, smash its stack, die - it is stopped
+within its limits and reported, and the caller goes on; budgets are CPU time, not wall-clock."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import hanging_solver
+from shared import PROGRAMS, board
+
+from minecheck.campaigns.fuzz import Config, run_campaign
+from minecheck.check.crosscheck import check_board
+from minecheck.check.findings import Kind, read_findings
+from minecheck.model.answers import Mode
+from minecheck.running import sandbox as isolation
+from minecheck.running.registry import get_solver, run_solver
+from minecheck.running.sandbox import Limits, Stop, sandbox, stop_message, thread_cpu
+
+BOARD = board("HHH/121")
+FAST = Limits(cpu=0.5, memory_mib=256, idle=3.0)  # idle well above the budget: a loaded machine is not idle
+TESTS = PROGRAMS
+
+
+def run(name: str, limits: Limits = FAST):
+    return run_solver(get_solver(name), BOARD, Mode.LOCAL, limits=limits)
+
+
+def still_answers_like_exact() -> None:
+    """After a stop the thread's next call gets a fresh sandbox and a right answer."""
+    again = run("exact")
+    assert again.error is None and again.consistent is True and again.layouts == 1
+
+
+def test_a_solver_computing_forever_in_python_stops_at_its_cpu_budget():
+    result = run(hanging_solver.SPIN)
+    assert result.error == "Timeout: stopped at its CPU-time budget of 0.5 s"
+    assert 0.4 < result.cpu < 2.0
+    still_answers_like_exact()
+
+
+def test_a_solver_stuck_inside_one_c_call_is_stopped_from_outside():
+    start = time.perf_counter()
+    result = run(hanging_solver.STUCK_IN_C)
+    assert result.error == "Timeout: stopped at its CPU-time budget of 0.5 s"
+    assert time.perf_counter() - start < 10
+    still_answers_like_exact()
+
+
+def test_a_solver_that_sleeps_is_stopped_for_idling_and_says_so():
+    result = run(hanging_solver.HANG, Limits(cpu=0.5, idle=0.5))
+    assert result.error.startswith("Timeout: stopped after 0.5 s without using the CPU")
+    still_answers_like_exact()
+
+
+def test_the_budget_is_cpu_time_so_sleeping_within_the_idle_limit_is_not_a_timeout(tmp_path):
+    sleepy = tmp_path / "sleepy.py"
+    sleepy.write_text("import json, sys, time\ntime.sleep(1.2)\nprint(json.dumps({'schema': 1, 'cells': []}))\n")
+    result = run_solver(get_solver(f"cmd:{sys.executable} {sleepy}"), BOARD, Mode.LOCAL,
+                        limits=Limits(cpu=0.5, idle=3.0))
+    assert result.error is None and result.consistent is None
+
+
+def test_a_solver_that_allocates_without_bound_stops_at_its_memory_limit():
+    result = run(hanging_solver.HUNGRY)
+    assert result.error.startswith("MemoryError: stopped at its memory limit of 256 MiB")
+    still_answers_like_exact()
+
+
+def test_a_c_stack_overflow_is_a_crash_naming_the_signal():
+    result = run(hanging_solver.STACK, Limits(cpu=20, memory_mib=None))
+    assert result.error.startswith("Died: the solver's process was killed by SIGSEGV")
+    still_answers_like_exact()
+
+
+def test_a_solver_that_ends_its_process_is_a_crash_and_the_caller_goes_on():
+    odd = board("3x1x1/1HH")
+    result = run_solver(get_solver(hanging_solver.DIE), odd, Mode.LOCAL, limits=FAST)
+    assert result.error == "Died: the solver's process exited with status 3 without answering"
+    still_answers_like_exact()
+
+
+def test_stop_messages_name_the_budget_and_no_measured_time():
+    """Findings must be the same on a busy machine and a quiet one: no seconds measured in the text."""
+    limits = Limits(cpu=3, memory_mib=2048)
+    assert {stop_message(s, limits) for s in Stop} == {
+        "Timeout: stopped at its CPU-time budget of 3 s",
+        "Timeout: stopped after 5 s without using the CPU (blocked or asleep; the CPU-time budget is 3 s)",
+        "MemoryError: stopped at its memory limit of 2048 MiB",
+        "Died: the solver's process ended without answering",
+    }
+
+
+def test_what_a_solver_prints_does_not_spoil_the_json_on_stdout(tmp_path):
+    chatty = tmp_path / "chatty.py"
+    chatty.write_text("from minecheck.solvers.exact import ExactSolver\n\n"
+                      "class Chatty(ExactSolver):\n"
+                      "    def solve(self, board, mode):\n"
+                      "        print('debugging output on stdout')\n"
+                      "        return super().solve(board, mode)\n")
+    done = subprocess.run([sys.executable, "-m", "minecheck.cli", "check", "HHH/121", "--solvers", "chatty:Chatty",
+                           "--references", "exact", "--json"], capture_output=True, text=True, cwd=tmp_path,
+                          env={"PYTHONPATH": str(tmp_path), "PATH": ""})
+    assert done.returncode == 0, done.stderr
+    assert "chatty:Chatty" in json.loads(done.stdout)
+    assert "debugging output on stdout" in done.stderr
+
+
+def _campaign(tmp_path: Path, scheduler: str | None) -> list:
+    config = Config(5, (hanging_solver.HANG, hanging_solver.HUNGRY, "ilp@seed"), ("exact",), "reveal",
+                    timeout=1.0, memory_mib=256, idle=1.0)
+    run_campaign(config, tmp_path, boards=2, jobs=2, scheduler=scheduler)
+    return read_findings(tmp_path)
+
+
+def _assert_stopped_and_the_rest_kept(findings: list) -> None:
+    by = {(f.subject, f.kind, f.index, f.mode) for f in findings}
+    for index in (0, 1):
+        assert (hanging_solver.HANG, Kind.TIMEOUT, index, Mode.LOCAL) in by
+        assert (hanging_solver.HUNGRY, Kind.CRASH, index, Mode.LOCAL) in by
+    assert any(f.subject == "ilp@seed" for f in findings), "the worker's other work is kept"
+    hungry = [f for f in findings if f.subject == hanging_solver.HUNGRY]
+    assert all("memory limit of 256 MiB" in f.subject_says for f in hungry)
+
+
+def test_hanging_and_hungry_solvers_are_stopped_in_local_processes(tmp_path):
+    _assert_stopped_and_the_rest_kept(_campaign(tmp_path, None))
+
+
+def test_hanging_and_hungry_solvers_are_stopped_on_a_dask_cluster(tmp_path):
+    import distributed  # in the test extra: a missing dask fails here rather than skipping
+
+    with distributed.LocalCluster(n_workers=1, processes=True, threads_per_worker=2, dashboard_address=None) as cluster:
+        findings = _campaign(tmp_path, cluster.scheduler_address)
+    _assert_stopped_and_the_rest_kept(findings)
+
+
+def _off_by_one(real):
+    """A faulty reading of the digits: each equation that could take one more mine is told it has one."""
+    from minecheck.engine import constraints
+
+    def read(*args):
+        system = real(*args)
+        bumped = tuple(constraints.Equation(eq.cells, eq.mines + (len(eq.cells) > eq.mines > 0), eq.source)
+                       for eq in system.equations)
+        return constraints.ConstraintSystem(system.board, system.frontier, bumped,
+                                            constraints.split_components(bumped), system.off_frontier,
+                                            system.mines_remaining)
+    return read
+
+
+def _flagged_after_fault(monkeypatch, module, name) -> set[str]:
+    from minecheck.engine import constraints
+
+    cached = constraints.build_constraints  # the real one, whose cache the fault must not leave stale
+    monkeypatch.setattr(module, name, _off_by_one(getattr(module, name)))
+    cached.cache_clear()
+    try:
+        (checked,) = check_board(board("HHHH/1221"), [], [Mode.LOCAL])  # in-process: the patch is seen
+    finally:
+        cached.cache_clear()
+    return {f.subject for f in checked.findings if f.kind is Kind.REFERENCE}
+
+
+def test_a_fault_where_the_exact_counter_reads_the_board_is_seen_by_every_other_reference(monkeypatch):
+    from minecheck.engine import counter
+
+    assert _flagged_after_fault(monkeypatch, counter, "read_constraints") == {"cbc", "minisat", "brute"}
+
+
+def test_a_fault_where_cbc_and_minisat_read_the_board_is_seen_by_the_independent_readers(monkeypatch):
+    """cbc and minisat read the board through minecheck.engine.constraints (system_or_refusal); exact reads it
+    with its own scan (minecheck.engine.scan) and brute on its own: a fault in the shared reading cannot go unseen."""
+    from minecheck.engine import constraints
+
+    flagged = _flagged_after_fault(monkeypatch, constraints, "build_constraints")
+    assert flagged == {"cbc", "minisat"}
+
+
+def test_brute_runs_by_default_beside_every_check():
+    (checked,) = check_board(board("HHH/121"), [], [Mode.LOCAL], timeout=30)
+    assert checked.result("brute") is not None and checked.result("brute").declined is None
+
+
+def test_a_stop_sooner_than_the_cores_could_spend_the_budget_is_run_again_not_reported(tmp_path, monkeypatch):
+    monkeypatch.setattr(hanging_solver.SpuriousStopSolver, "marker", str(tmp_path / "marker"))
+    result = run_solver(hanging_solver.SpuriousStopSolver(), BOARD, Mode.LOCAL, limits=Limits(cpu=5.0))
+    assert (tmp_path / "marker").exists(), "the first run was stopped"
+    assert result.error is None and result.layouts == 1
+
+
+class _Probe:
+    """Reports from inside the sandbox."""
+
+    def cpu_limit(self):
+        import resource
+
+        return resource.getrlimit(resource.RLIMIT_CPU)
+
+    def pid(self):
+        import os
+
+        return os.getpid()
+
+    def hang(self):
+        time.sleep(600)
+
+
+def test_the_sandbox_sets_no_kernel_cpu_limit():
+    """Raised call after call in a long-lived sandbox, RLIMIT_CPU made Linux send SIGXCPU seconds early
+    (an innocent run 'ran out' after 0.7 s of wall): the budget is the sandbox's own timer and the watchdog."""
+    import resource
+
+    from minecheck.running import sandbox as isolation
+
+    run("exact")  # a sandbox that has served a call
+    outcome = isolation.run(_Probe(), "cpu_limit", (), FAST)
+    assert outcome.value[0] == resource.RLIM_INFINITY
+
+
+def test_a_sandbox_busy_in_a_call_does_not_outlive_its_caller():
+    import os
+    import signal
+
+    code = (f"import sys; sys.path[:0] = [{str(Path(__file__).parent)!r}, {str(PROGRAMS.parent)!r}]\n"
+            "from minecheck.running import sandbox as isolation\n"
+            "from minecheck.running.sandbox import Limits\n"
+            "import test_isolation as t\n"
+            "probe = t._Probe()\n"
+            "print(isolation.run(probe, 'pid', (), Limits(cpu=5)).value, flush=True)\n"
+            "isolation.run(probe, 'hang', (), Limits(cpu=5, idle=600))\n")
+    caller = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, cwd=TESTS)
+    sandbox = int(caller.stdout.readline())
+    time.sleep(0.5)  # the sandbox is asleep in its call now
+    os.kill(sandbox, 0)
+    caller.send_signal(signal.SIGKILL)
+    caller.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{sandbox}/stat") as f:
+                if f.read().split(")")[-1].split()[0] == "Z":
+                    return
+        except FileNotFoundError:
+            return
+        time.sleep(0.05)
+    os.kill(sandbox, signal.SIGKILL)
+    raise AssertionError(f"sandbox {sandbox} still ran its call after its caller was killed")
+
+
+def test_a_watchdog_that_was_itself_stopped_does_not_call_the_solver_idle(monkeypatch):
+    """A job stopped with SIGSTOP (or starved) and resumed: the wall clock ran, nothing ran; no idle stop."""
+    import time
+
+    from minecheck.running import sandbox as isolation
+
+    monkeypatch.setattr(isolation, "group_usage", lambda pgid: isolation.Usage(1.0, 10.0))  # no CPU progress
+    limits = isolation.Limits(cpu=None, memory_mib=None, idle=0.5)
+    polls = []
+
+    def answered(wait: float) -> bool:
+        polls.append(wait)
+        if len(polls) == 3:
+            time.sleep(1.5)  # the watchdog stopped for longer than the idle limit
+        return len(polls) == 5  # the answer comes right after
+
+    assert isolation.watch(0, limits, answered) is None
+    polls.clear()
+    monkeypatch.setattr(isolation, "WATCHDOG_STALL", 10.0)  # a stall this long would not count as one: idle
+    assert isolation.watch(0, limits, answered) is isolation.Stop.IDLE
+
+
+class Spinner:
+    """Burns CPU in the sandbox, as a solver computing would."""
+
+    def spin(self, seconds: float) -> float:
+        end = time.thread_time() + seconds
+        while time.thread_time() < end:
+            pass
+        return seconds
+
+
+def test_thread_cpu_counts_a_live_sandbox_once_and_not_again_when_it_is_reaped():
+    # os.times() counts a sandbox's CPU only when it is waited for, so a shrink that replaced a
+    # sandbox made by an earlier task in the same worker was charged that task's CPU (a mineai@fixed
+    # shrink stopped after 26 calls and 8 s, where a fresh process ran 314 calls)
+    before = thread_cpu()
+    assert isolation.run(Spinner(), "spin", (0.3,), Limits(cpu=5)).value == 0.3
+    assert thread_cpu() - before >= 0.25, "the live sandbox's CPU counts while it lives"
+    mark = thread_cpu()
+    sandbox().close()  # the child is waited for here
+    assert abs(thread_cpu() - mark) < 0.1, "and is not counted a second time when it ends"
