@@ -27,6 +27,8 @@ _PUBLIC = {  # name -> the module that defines it
     "count_board": "minecheck.engine.counter",
     "shrink": "minecheck.check.shrink",
     "assert_agree": "minecheck.testing",
+    "MinecheckError": "minecheck.model.errors",
+    "BadInput": "minecheck.model.errors",
 }
 
 __all__ = sorted(_PUBLIC) + ["__version__"]

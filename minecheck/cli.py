@@ -16,7 +16,8 @@ from pathlib import Path
 from minecheck.boards.generators import GENERATORS, LEVELS
 from minecheck.check.findings import REGRESSIONS
 from minecheck.model.answers import Mode
-from minecheck.model.boardtext import BoardFormatError, read_board_arg
+from minecheck.model.boardtext import read_board_arg
+from minecheck.model.errors import BadFile, BadInput, BadOption
 from minecheck.options import count, positive, seconds
 from minecheck.playcli import add_parsers as add_play_parsers
 from minecheck.report.textview import printable
@@ -56,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.run(args)
-    except (BoardFormatError, UnknownSolver, ValueError) as err:
+    except BadInput as err:  # the user's: a board, a name, an option, a file or folder (never a ValueError of ours)
         print(f"minecheck: {printable(str(err))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:  # the reader went away (`minecheck ... | head`): end quietly, as cat does
@@ -118,7 +119,7 @@ def check_generator(generator: str) -> None:
     if generator == "mix" or (name in GENERATORS and (name != "play" or level in LEVELS or not level)):
         return
     known = ["mix", *GENERATORS, *(f"play:{lv}" for lv in LEVELS), "small:5"]
-    raise ValueError(f"unknown generator {generator!r}{suggest(generator, known)}; known: {generator_forms()}")
+    raise BadOption(f"unknown generator {generator!r}{suggest(generator, known)}; known: {generator_forms()}")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -226,7 +227,7 @@ def _check(args: argparse.Namespace) -> int:
     board = read_board_arg(args.board)
     mode = Mode(args.mode) if args.mode else default_mode(board)
     if mode is Mode.GLOBAL and board.total_mines is None:
-        raise ValueError("--mode global needs the total mine count: give the board a header WxHxM")
+        raise BadOption("--mode global needs the total mine count: give the board a header WxHxM")
     subjects, references, definitions = _resolve(args)
     remember(definitions)
     _ready(subjects + references)
@@ -234,7 +235,7 @@ def _check(args: argparse.Namespace) -> int:
         if name in LP_SOLVER_NAMES:
             continue  # checked on the board's LP relaxations, in any mode
         if mode not in solver(name).modes:
-            raise ValueError(f"{name} does not support the {mode.value} mode")
+            raise BadOption(f"{name} does not support the {mode.value} mode")
     limits = Limits(cpu=args.timeout, memory_mib=args.memory)
     (checked,) = check_board(board, subjects, [mode], references, limits=limits)
     shown = [r for r in checked.results if r.solver in subjects + references] or list(checked.results)
@@ -273,13 +274,13 @@ def _shrink(args: argparse.Namespace) -> int:
     if args.mode:
         modes = [Mode(args.mode)]
         if modes[0] is Mode.GLOBAL and board.total_mines is None:
-            raise ValueError("--mode global needs the total mine count: give the board a header WxHxM")
+            raise BadOption("--mode global needs the total mine count: give the board a header WxHxM")
     else:
         answered = set.intersection(*(set(solver(n).modes) for n in subjects if n not in LP_SOLVER_NAMES)) \
             if any(n not in LP_SOLVER_NAMES for n in subjects) else set(Mode)
         modes = [m for m in modes_for(board) if m in answered]
         if not modes:
-            raise ValueError(f"{', '.join(subjects)} answer(s) no mode this board allows (a board without a total "
+            raise BadOption(f"{', '.join(subjects)} answer(s) no mode this board allows (a board without a total "
                              "allows the local mode only)")
     limits = Limits(cpu=args.timeout, memory_mib=DEFAULT_MEMORY_MIB)
     checks = check_board(board, subjects, modes, references, limits=limits)
@@ -334,7 +335,7 @@ def _fuzz(args: argparse.Namespace) -> int:
     boards = args.boards if size is None or args.boards is None else min(args.boards, size)
     if boards is None and args.time_budget is None:
         if size is None:
-            raise ValueError(f"give --boards or --time-budget (only small:N has an end: {config.generator} has none)")
+            raise BadOption(f"give --boards or --time-budget (only small:N has an end: {config.generator} has none)")
         boards = size
     args.boards = boards
     known = load_baseline(args.baseline) if args.baseline else None  # and so is a bad baseline file
@@ -385,7 +386,7 @@ def _baseline(args: argparse.Namespace) -> int:
     from minecheck.running.workqueue import executor
 
     if not (args.out / "campaign.json").exists():
-        raise ValueError(f"{args.out} holds no campaign (no campaign.json)")
+        raise BadFile(f"{args.out} holds no campaign (no campaign.json)")
     with executor(os.cpu_count() or 1, None) as pool:
         findings, boards = shrunk_boards(args.out, args.shrink_per_signature, pool)
     written = from_campaign(findings, boards)
@@ -399,7 +400,8 @@ def _baseline(args: argparse.Namespace) -> int:
 
 def _solvers(args: argparse.Namespace) -> int:
     """Every solver by name: what it answers and its modes, or why it cannot run here; where it comes from."""
-    from minecheck.running.discovery import Unavailable, named
+    from minecheck.model.errors import Unavailable
+    from minecheck.running.discovery import named
     from minecheck.running.registry import build
 
     rows = []

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
+from minecheck.model.errors import BadOption
 from minecheck.options import count, positive, seconds
 from minecheck.play.game import FirstClick
 from minecheck.play.player import DEFAULT_TIMEOUT
@@ -165,7 +166,7 @@ def _decide(args: argparse.Namespace) -> int:
 
     board = replace(read_board_arg(args.board), truth=None)  # the player never sees the hidden mines
     if board.total_mines is None:
-        raise ValueError("a decision is judged in the global mode: give the board its total (a header WxHxM)")
+        raise BadOption("a decision is judged in the global mode: give the board its total (a header WxHxM)")
     player = get_player(args.player)
     if getattr(player, "solver", None) is not None:
         require_runnable(player.solver)  # a program that is not there: exit 2, as for play

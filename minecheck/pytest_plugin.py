@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from minecheck.model.errors import BadFile
+
 PROFILE_OPTION = "--minecheck-profile"
 PROFILE_VARIABLE = "MINECHECK_PROFILE"
 PROFILES = ("ci", "nightly")
@@ -128,7 +130,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 
 def load_board(path: Path):
     """The board a corpus file holds: board text (``.mine``), or the board of a saved finding (``.json``)."""
-    from minecheck.model.boardtext import BoardFormatError, parse_board
+    from minecheck.model.boardtext import parse_board
+    from minecheck.model.errors import BoardFormatError
 
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".json":
@@ -137,11 +140,11 @@ def load_board(path: Path):
         try:
             text = Finding.from_json(text).board
         except (ValueError, KeyError, TypeError) as err:
-            raise ValueError(f"{path}: not a minecheck regression file ({type(err).__name__}: {err})") from None
+            raise BadFile(f"{path}: not a minecheck regression file ({type(err).__name__}: {err})") from None
     try:
         return parse_board(text)
     except BoardFormatError as err:
-        raise ValueError(f"{path}: {err}") from None
+        raise BadFile(f"{path}: {err}") from None
 
 
 @pytest.fixture

@@ -30,10 +30,11 @@ from minecheck.check.shrink import Shrunk, shrink
 from minecheck.model.answers import Mode
 from minecheck.model.board import Board
 from minecheck.model.boardtext import format_board, parse_board
+from minecheck.model.errors import BadOption, UnknownSolver
 from minecheck.model.solver import Solver, require_mode
 from minecheck.report.pages import FindingPage, render_finding, replay_command
 from minecheck.report.textview import findings_text
-from minecheck.running.discovery import UnknownSolver, lookup
+from minecheck.running.discovery import lookup
 from minecheck.running.registry import FunctionSolver, require_runnable
 from minecheck.running.runfolder import write_text
 from minecheck.running.sandbox import Limits
@@ -233,7 +234,7 @@ def _modes(board: Board, mode, subject: Solver) -> tuple[Mode, ...]:
     for m in modes:
         require_mode(subject, m)
         if m is Mode.GLOBAL and board.total_mines is None:
-            raise ValueError("the global mode needs the total mine count: give the board a header WxHxM")
+            raise BadOption("the global mode needs the total mine count: give the board a header WxHxM")
     return modes
 
 

@@ -16,8 +16,9 @@ from shared import ROOT, board
 
 from minecheck.cli import main
 from minecheck.model.answers import Mode
+from minecheck.model.errors import ProtocolError
 from minecheck.references.brute import BruteSolver
-from minecheck.running.protocol import ProtocolError, decode_answer
+from minecheck.running.protocol import decode_answer
 from minecheck.running.runfolder import RunFolder, holding, write_text
 
 FAST = ["--solvers", "exact", "--references", "exact", "--no-progress", "--no-report"]

@@ -64,3 +64,20 @@ def test_check_works_on_a_1000x1000_board(capsys, tmp_path):
     assert code == 0 and data["findings"] == []
     for name in ("exact", "cbc", "minisat"):
         assert [(c["row"], c["col"], c["verdict"]) for c in data[name]["cells"]] == [(500, 500, "mine")]
+
+
+def test_an_internal_value_error_is_minechecks_fault_exit_3_not_the_users(capsys, monkeypatch):
+    from minecheck.engine import counter
+
+    def broken(*args, **kwargs):
+        raise ValueError("an internal slip")
+
+    monkeypatch.setattr(counter, "default_mode", broken)
+    code, out, err = run(capsys, "check", "HHH/121")
+    assert code == 3 and out == "" and "internal error (ValueError: an internal slip)" in err
+    assert "Traceback" not in err
+
+
+def test_bad_input_is_exit_2_with_one_line(capsys):
+    code, out, err = run(capsys, "check", "HHH/12")
+    assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("minecheck: ")

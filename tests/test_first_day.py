@@ -165,7 +165,7 @@ def test_shrink_help_names_its_options():
 
 
 def test_assert_agree_refuses_a_program_that_is_not_there_at_once(author):
-    from minecheck.running.discovery import Unavailable
+    from minecheck.model.errors import Unavailable
     from minecheck.testing import assert_agree
 
     with pytest.raises(Unavailable, match="no such program: ./nonexist"):

@@ -29,6 +29,7 @@ from minecheck.boards.swarm import swarm, swarm_features
 from minecheck.engine.counter import count_board
 from minecheck.model.answers import Mode
 from minecheck.model.board import Board, neighbours
+from minecheck.model.errors import BadOption
 from minecheck.model.position import Position, open_cell, render
 
 LEVELS = {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}
@@ -36,7 +37,7 @@ LEVELS = {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (30, 1
 
 def recipe(generator: str, seed: int, **params: object) -> Recipe:
     if generator not in GENERATORS:
-        raise ValueError(f"unknown generator {generator!r}; known: {', '.join(GENERATORS)}")
+        raise BadOption(f"unknown generator {generator!r}; known: {', '.join(GENERATORS)}")
     return Recipe(generator, tuple(sorted(params.items())), seed)
 
 
@@ -81,7 +82,7 @@ def play(rec: Recipe, level: str = "", width: int = 9, height: int = 9, mines: i
     if level:
         width, height, mines = LEVELS[level]
     if mines > width * height - 9:
-        raise ValueError(f"{mines} mines do not fit a {width}x{height} board with a safe first click")
+        raise BadOption(f"{mines} mines do not fit a {width}x{height} board with a safe first click")
     for attempt in range(100):  # a game solved outright is no position; deal again
         pos = _play_once(rng_for(rec, str(attempt)), width, height, mines, guesses)
         if len(pos.opened) + len(pos.flags) < width * height:
@@ -194,7 +195,7 @@ def edge(rec: Recipe, shape: str = "") -> Position:
     if not shape:
         shape = EDGE_SHAPES[rng.randrange(len(EDGE_SHAPES))]
     if shape not in EDGE_RECIPES:
-        raise ValueError(f"unknown edge shape {shape!r}; known: {', '.join(EDGE_SHAPES)}")
+        raise BadOption(f"unknown edge shape {shape!r}; known: {', '.join(EDGE_SHAPES)}")
     (w_low, w_high), (h_low, h_high), density, open_prob, flag_prob = EDGE_RECIPES[shape]
     width, height = rng.randint(int(w_low), int(w_high)), rng.randint(int(h_low), int(h_high))
     pos = scatter(rng, width, height, rng.uniform(*density), rng.uniform(*open_prob), rng.uniform(*flag_prob))

@@ -55,6 +55,7 @@ from itertools import product
 
 from minecheck.boards.recipe import Recipe
 from minecheck.model.board import COVERED, FLAG, Board, neighbours
+from minecheck.model.errors import BadOption
 from minecheck.model.position import Position
 
 MAX_CELLS = 8  # N = 9 has over a million boards and takes hundreds of MiB to hold
@@ -234,7 +235,7 @@ def shape_sweep(width: int, height: int) -> tuple[SmallBoard, ...]:
 def small_sweep(n: int) -> tuple[SmallBoard, ...]:
     """The sweep of every board of at most n cells, smallest first."""
     if not 1 <= n <= MAX_CELLS:
-        raise ValueError(f"small:N sweeps boards of 1 to {MAX_CELLS} cells, not {n}")
+        raise BadOption(f"small:N sweeps boards of 1 to {MAX_CELLS} cells, not {n}")
     return tuple(b for width, height in shapes(n) for b in shape_sweep(width, height))
 
 

@@ -13,7 +13,8 @@ from itertools import combinations
 
 from minecheck.campaigns.teeth import board_findings, lp_port, port
 from minecheck.check.findings import Finding
-from minecheck.model.boardtext import BoardFormatError, parse_board
+from minecheck.model.boardtext import parse_board
+from minecheck.model.errors import BoardFormatError
 from minecheck.solvers.defects import DEFECTS
 
 PORTED = ("ilp@seed", "dpll@seed", "gibbs@seed")  # the seed ports replayed on the board (simplex@seed: its LPs)

@@ -23,7 +23,8 @@ from pathlib import Path
 
 from minecheck.check.findings import Finding, Kind
 from minecheck.model.board import Board
-from minecheck.model.boardtext import BoardFormatError, format_board, parse_board
+from minecheck.model.boardtext import format_board, parse_board
+from minecheck.model.errors import BadFile, BoardFormatError
 
 SCHEMA = 1
 
@@ -99,12 +100,12 @@ def load(path: Path) -> Baseline:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(data, dict):
-            raise ValueError(f"holds a JSON {type(data).__name__}, not a baseline object")
+            raise BadFile(f"holds a JSON {type(data).__name__}, not a baseline object")
         if data.get("schema") != SCHEMA:
-            raise ValueError(f"schema {data.get('schema')!r}, expected {SCHEMA}")
+            raise BadFile(f"schema {data.get('schema')!r}, expected {SCHEMA}")
         return Baseline(frozenset(Signature(**row) for row in data["signatures"]))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
-        raise ValueError(f"baseline {path}: {err}") from None
+        raise BadFile(f"baseline {path}: {err}") from None
 
 
 def campaign_signatures(findings: list[Finding], shrunk_boards: dict[int, str]) -> dict[int, Signature]:

@@ -40,6 +40,7 @@ from minecheck.check.crosscheck import check_board, check_boards
 from minecheck.check.findings import WHOLE_BOARD, Finding, Kind, read_findings
 from minecheck.model.answers import Mode
 from minecheck.model.boardtext import format_board
+from minecheck.model.errors import BadOption
 from minecheck.running.discovery import FIXED_VARIANTS, LP_SOLVER_NAMES, SEED_VARIANTS
 from minecheck.running.registry import REFERENCES, remember
 from minecheck.running.runfolder import RunFolder, Warn, holding
@@ -153,10 +154,10 @@ def sweep_cells(generator: str) -> int:
     """N of a ``small:N`` generator (ValueError for a bad one)."""
     name, _, cells = generator.partition(":")
     if name != "small" or not cells.isdigit():
-        raise ValueError(f"the small-board sweep is named small:N, N the most cells a board has, not {generator!r}")
+        raise BadOption(f"the small-board sweep is named small:N, N the most cells a board has, not {generator!r}")
     n = int(cells)
     if not 1 <= n <= MAX_CELLS:
-        raise ValueError(f"small:N sweeps boards of 1 to {MAX_CELLS} cells, not {n}")
+        raise BadOption(f"small:N sweeps boards of 1 to {MAX_CELLS} cells, not {n}")
     return n
 
 
@@ -285,7 +286,7 @@ def run_campaign(config: Config, out: Path, boards: int | None = None, time_budg
     to the workers ``batch`` at a time."""
     size = campaign_size(config)
     if boards is None and time_budget is None and size is None:
-        raise ValueError("give a number of boards or a time budget")
+        raise BadOption("give a number of boards or a time budget")
     if size is not None:
         boards = size if boards is None else min(boards, size)
     with holding(out):

@@ -20,7 +20,8 @@ from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import Finding, Kind, read_findings
 from minecheck.check.shrink import has_board, shrink
 from minecheck.check.shrinkcache import finding_key, shrink_cached
-from minecheck.model.boardtext import BoardFormatError, parse_board
+from minecheck.model.boardtext import parse_board
+from minecheck.model.errors import BoardFormatError
 from minecheck.report.pages import CampaignSummary, FindingPage, junit_xml, page_name, render_finding, render_index
 from minecheck.running.runfolder import write_text
 from minecheck.running.sandbox import Limits

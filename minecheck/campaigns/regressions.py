@@ -17,6 +17,7 @@ from minecheck.campaigns.fuzz import stored_limits
 from minecheck.campaigns.publish import ordered, shrink_budget, shrink_representatives
 from minecheck.check.findings import REGRESSIONS, WHOLE_BOARD, Finding, Kind, read_findings
 from minecheck.check.shrink import has_board, shrink
+from minecheck.model.errors import BadOption
 from minecheck.running.runfolder import make_folder, write_text
 
 
@@ -46,7 +47,7 @@ def save(finding: Finding, directory: Path = REGRESSIONS) -> Path:
     """Write the finding into ``directory`` (made if missing); the path written."""
     why = why_not_replayable(finding)
     if why:
-        raise ValueError(f"not saved as a regression: {why}")
+        raise BadOption(f"not saved as a regression: {why}")
     make_folder(directory, "--to")
     path = directory / file_name(finding)
     write_text(path, json.dumps(json.loads(finding.to_json()), indent=2, sort_keys=True) + "\n")
@@ -76,10 +77,10 @@ def save_numbered(out: Path, number: int, directory: Path) -> Path:
     """Shrink finding ``number`` of a campaign (numbered as on its report pages) and save it."""
     findings = ordered(read_findings(out))
     if not 0 <= number < len(findings):
-        raise ValueError(f"{out} has findings 0 .. {len(findings) - 1}, not {number}")
+        raise BadOption(f"{out} has findings 0 .. {len(findings) - 1}, not {number}")
     finding = findings[number]
     why = why_not_replayable(finding)
     if why:
-        raise ValueError(f"finding {number} is not saved as a regression: {why}")
+        raise BadOption(f"finding {number} is not saved as a regression: {why}")
     limits = stored_limits(out)
     return save(shrink(finding, budget=shrink_budget(limits.cpu), limits=limits).finding, directory)

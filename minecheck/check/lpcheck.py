@@ -19,7 +19,7 @@ from minecheck.engine.constraints import Contradiction, build_constraints
 from minecheck.model.answers import TOLERANCE, Mode
 from minecheck.model.board import Board
 from minecheck.model.boardtext import format_board
-from minecheck.references.cbc import ReferenceFailure
+from minecheck.model.errors import ReferenceFailure
 from minecheck.running.discovery import LP_SOLVER_NAMES
 from minecheck.solvers.ilp_fixed import relaxation_lp
 from minecheck.solvers.simplex import INFEASIBLE, LP, OPTIMAL, UNBOUNDED, LPResult, solve_fixed, solve_seed

@@ -11,9 +11,10 @@ from functools import lru_cache
 
 from minecheck.model.answers import Mode, SolverResult
 from minecheck.model.board import Board, label
+from minecheck.model.errors import EngineError
 
 
-class Contradiction(ValueError):
+class Contradiction(EngineError, ValueError):
     """A digit that no layout can satisfy, named by its cell (row and column from 0)."""
 
     def __init__(self, board: Board, cell: int, reason: str):

@@ -14,11 +14,12 @@ from math import comb
 
 from minecheck.model.answers import Mode
 from minecheck.model.board import Board
+from minecheck.model.errors import EngineError
 
 CAP = 20  # covered cells; 2^20 layouts is about a second
 
 
-class TooBig(ValueError):
+class TooBig(EngineError, ValueError):
     """The board has more covered cells than brute force enumerates."""
 
 

@@ -14,21 +14,11 @@ import sys
 from pathlib import Path
 
 from minecheck.model.board import COVERED, FLAG, Board
+from minecheck.model.errors import BoardFormatError
 
 _HEADER = re.compile(r"^\s*(\d+)\s*x\s*(\d+)\s*(?:x\s*(\d+))?\s*$", re.IGNORECASE)
 _CELL = {str(d): d for d in range(9)} | {"H": COVERED, ".": COVERED, "m": COVERED, "F": FLAG}
 _EXPECTED = "0-8, H, ., F or m"
-
-
-class BoardFormatError(ValueError):
-    """Bad board text: says which line and column, and what was expected there."""
-
-    def __init__(self, message: str, line: int | None = None, column: int | None = None):
-        self.line, self.column, self.reason = line, column, message
-        where = ""
-        if line is not None:
-            where = f"line {line}" + (f", column {column}" if column is not None else "") + ": "
-        super().__init__(where + message)
 
 
 def parse_board(text: str) -> Board:

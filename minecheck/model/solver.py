@@ -7,6 +7,7 @@ from typing import Protocol, runtime_checkable
 
 from minecheck.model.answers import Answers, Mode, SolverResult
 from minecheck.model.board import Board
+from minecheck.model.errors import BadOption
 
 
 @runtime_checkable
@@ -22,17 +23,8 @@ class Solver(Protocol):
         ...
 
 
-class SolverUnavailable(RuntimeError):
-    """Raised when a solver is made and cannot run here (a library it needs is not installed): the
-    command line refuses it before any work, with ``install``, the line that fixes it."""
-
-    def __init__(self, reason: str, install: str | None = None):
-        super().__init__(reason)
-        self.reason, self.install = reason, install
-
-
 def require_mode(solver: Solver, mode: Mode) -> None:
     """A mode the solver does not answer is the caller's mistake, not a finding: say so plainly."""
     if mode not in solver.modes:
         names = " and ".join(sorted(m.value for m in solver.modes))
-        raise ValueError(f"{solver.name} answers the {names} mode only, not {mode.value}")
+        raise BadOption(f"{solver.name} answers the {names} mode only, not {mode.value}")

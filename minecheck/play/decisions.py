@@ -46,6 +46,7 @@ from minecheck.engine.counter import Count, count_board
 from minecheck.model.answers import Mode, SolverResult, Verdict
 from minecheck.model.board import Board, crop_cell, label
 from minecheck.model.boardtext import format_board, parse_board
+from minecheck.model.errors import BadOption
 from minecheck.play.endgame import ENDGAME_LAYOUTS, move_shortfall
 from minecheck.play.game import Action, Move
 from minecheck.play.oracle import OracleLimit, board_move_values
@@ -136,7 +137,7 @@ def judge_with(board: Board, moves: tuple[Move, ...], how: str = "probability",
     Judged optimally, a riskier guess that wins within OPTIMAL_MARGIN of the best move is not bad: where the
     chance of winning is known, it decides, and the mine probability was only its stand-in."""
     if how not in JUDGES:
-        raise ValueError(f"judge {how!r} is not one of {', '.join(JUDGES)}")
+        raise BadOption(f"judge {how!r} is not one of {', '.join(JUDGES)}")
     count = count if count is not None else count_board(board, Mode.GLOBAL)
     bad = judge(board, moves, count)
     if how != "optimal" or not any(m.action is Action.OPEN for m in moves) or not count.consistent:

@@ -28,6 +28,7 @@ from enum import StrEnum
 
 from minecheck.boards.generators import LEVELS
 from minecheck.model.board import Board, label, neighbours
+from minecheck.model.errors import BadOption
 from minecheck.model.position import Position, flood, seen_cells
 
 
@@ -56,10 +57,10 @@ def parse_size(text: str) -> Size:
         return Size(*LEVELS[text])
     match = _SIZE.match(text.strip().lower())
     if not match:
-        raise ValueError(f"size {text!r} is not beginner, intermediate, expert or WxHxM")
+        raise BadOption(f"size {text!r} is not beginner, intermediate, expert or WxHxM")
     size = Size(*map(int, match.groups()))
     if size.width < 1 or size.height < 1:
-        raise ValueError(f"size {text!r} has no cells")
+        raise BadOption(f"size {text!r} has no cells")
     return size
 
 
@@ -70,9 +71,9 @@ def first_cell(size: Size, where: str = "centre") -> int:
     try:
         row, col = (int(v) for v in where.split(","))
     except ValueError:
-        raise ValueError(f"first cell {where!r} is not 'centre' or ROW,COL") from None
+        raise BadOption(f"first cell {where!r} is not 'centre' or ROW,COL") from None
     if not (0 <= row < size.height and 0 <= col < size.width):
-        raise ValueError(f"first cell {where!r} is off the {size.width}x{size.height} board")
+        raise BadOption(f"first cell {where!r} is off the {size.width}x{size.height} board")
     return row * size.width + col
 
 
@@ -90,7 +91,7 @@ def check_fits(size: Size, rule: FirstClick, where: str = "centre") -> None:
     """A deal must be possible: the mines fit the cells the rule leaves them."""
     room = size.width * size.height - len(kept_clear(size, rule, where))
     if not 0 <= size.mines <= room:
-        raise ValueError(f"{size.mines} mines do not fit a {size.width}x{size.height} board with first click "
+        raise BadOption(f"{size.mines} mines do not fit a {size.width}x{size.height} board with first click "
                          f"{rule.value} ({room} cells can hold mines)")
 
 

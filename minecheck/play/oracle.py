@@ -45,6 +45,7 @@ from itertools import combinations
 from math import comb
 
 from minecheck.model.board import COVERED, Board, neighbours
+from minecheck.model.errors import BadOption, EngineError
 
 MAX_CELLS = 36
 MAX_LAYOUTS = 60_000
@@ -54,7 +55,7 @@ RULES = ("any", "safe", "safe-3x3")  # minecheck.play.game.FirstClick's values
 Seen = Mapping[int, int] | Iterable[tuple[int, int]]  # opened cells and their digits
 
 
-class OracleLimit(ValueError):
+class OracleLimit(EngineError, ValueError):
     """The position is beyond what the oracle computes in reasonable time and memory."""
 
 
@@ -193,15 +194,15 @@ def fits(width: int, height: int, mines: int, opened: Seen = (), clear: Iterable
 def _checked(width: int, height: int, mines: int, opened: Seen) -> dict[int, int]:
     """The opened cells as {cell: digit}, after refusing a board out of range or beyond MAX_CELLS."""
     if width < 1 or height < 1:
-        raise ValueError(f"a board needs at least one cell, got {width}x{height}")
+        raise BadOption(f"a board needs at least one cell, got {width}x{height}")
     if width * height > MAX_CELLS:
         raise OracleLimit(f"a {width}x{height} board has {width * height} cells; the oracle stops at {MAX_CELLS}")
     if not 0 <= mines <= width * height:
-        raise ValueError(f"{mines} mines do not fit {width * height} cells")
+        raise BadOption(f"{mines} mines do not fit {width * height} cells")
     seen = dict(opened)
     for cell, digit in seen.items():
         if not 0 <= cell < width * height or not 0 <= digit <= 8:
-            raise ValueError(f"opened cell {cell} with digit {digit} is not on a {width}x{height} board")
+            raise BadOption(f"opened cell {cell} with digit {digit} is not on a {width}x{height} board")
     return seen
 
 
@@ -498,7 +499,7 @@ def board_value(board: Board) -> Fraction:
 
 def _total(board: Board) -> int:
     if board.total_mines is None:
-        raise ValueError("the oracle needs the board's total mines: its layouts are all those with exactly that many")
+        raise BadOption("the oracle needs the board's total mines: its layouts are all those with exactly that many")
     return board.total_mines
 
 
@@ -507,14 +508,14 @@ def first_click_value(width: int, height: int, mines: int, rule: str = "any", ce
     player's best cell when None. ``rule`` is the deal's first-click rule (``RULES``): ``any`` mines anywhere
     (the click may lose), ``safe`` never on the first cell, ``safe-3x3`` neither on it nor its neighbours."""
     if rule not in RULES:
-        raise ValueError(f"first-click rule {rule!r} is not one of {', '.join(RULES)}")
+        raise BadOption(f"first-click rule {rule!r} is not one of {', '.join(RULES)}")
     if cell is None:
         if rule == "any":
             return game_value(width, height, mines)
         orbit = _orbits(grid(width, height), {})
         return max(first_click_value(width, height, mines, rule, c) for c in set(orbit.values()))
     if not 0 <= cell < width * height:
-        raise ValueError(f"first cell {cell} is not on a {width}x{height} board")
+        raise BadOption(f"first cell {cell} is not on a {width}x{height} board")
     clear = {"any": (), "safe": (cell,), "safe-3x3": (cell, *neighbours(width, height, cell))}[rule]
     _, found, search = _start(width, height, mines, {}, clear)
     return Fraction(search.move(found, cell, 0, 0), len(found))

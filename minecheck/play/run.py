@@ -32,6 +32,7 @@ from minecheck.engine.counter import count_board
 from minecheck.model.answers import Mode
 from minecheck.model.board import label
 from minecheck.model.boardtext import format_board
+from minecheck.model.errors import BadOption
 from minecheck.model.position import render
 from minecheck.play import game as rules
 from minecheck.play import oracle
@@ -63,7 +64,7 @@ class PlayConfig:
         or (judging optimally) a size beyond the oracle."""
         rules.check_fits(parse_size(self.size), FirstClick(self.first_click), self.first_cell)
         if self.judge not in JUDGES:
-            raise ValueError(f"judge {self.judge!r} is not one of {', '.join(JUDGES)}")
+            raise BadOption(f"judge {self.judge!r} is not one of {', '.join(JUDGES)}")
         if self.judge == "optimal":
             optimal_fits(self)
         remember(self.definitions)
@@ -106,7 +107,7 @@ def optimal_fits(config: PlayConfig) -> None:
     size, _, clear = _first(config)
     if size.width * size.height > oracle.MAX_CELLS or not oracle.fits(size.width, size.height, size.mines,
                                                                       clear=clear):
-        raise ValueError(f"--judge optimal: the oracle covers boards of at most {oracle.MAX_CELLS} cells and "
+        raise BadOption(f"--judge optimal: the oracle covers boards of at most {oracle.MAX_CELLS} cells and "
                          f"{oracle.MAX_LAYOUTS} mine layouts; {size.describe()} with first click "
                          f"{config.first_click} is beyond it")
 

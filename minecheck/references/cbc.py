@@ -19,15 +19,12 @@ import pulp
 from minecheck.engine.constraints import system_or_refusal
 from minecheck.model.answers import Answers, Mode, SolverResult
 from minecheck.model.board import Board, label
+from minecheck.model.errors import ReferenceFailure
 from minecheck.references import minisat
 from minecheck.references.backbone import OFF, Seen, Solution, satisfies
 from minecheck.references.model import Model, models
 
 TIME_LIMIT = 60  # seconds per CBC call; a call that hits it is an error, never a verdict
-
-
-class ReferenceFailure(RuntimeError):
-    """An external solver crashed, timed out or answered something unusable."""
 
 
 def _cbc() -> pulp.LpSolver:

@@ -26,6 +26,7 @@ from pysat.solvers import Solver, SolverNames
 from minecheck.engine.constraints import system_or_refusal
 from minecheck.model.answers import Answers, Mode, SolverResult
 from minecheck.model.board import Board, label
+from minecheck.model.errors import UnknownSolver
 from minecheck.references.backbone import OFF, Seen, Solution
 from minecheck.references.model import Model, models
 
@@ -189,7 +190,7 @@ class MinisatSolver:
         known = {n for names in vars(SolverNames).values() if isinstance(names, list | tuple) for n in names}
         known |= {k for k in vars(SolverNames) if not k.startswith("_")}
         if self.solver_name not in known:
-            raise ValueError(f"unknown PySAT solver {self.solver_name!r}")
+            raise UnknownSolver(f"unknown PySAT solver {self.solver_name!r}")
         self.name = "minisat" if option is None else f"minisat:{option}"
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:

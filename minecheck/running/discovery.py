@@ -23,6 +23,8 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 
+from minecheck.model.errors import UnknownSolver
+
 BUILT_IN: dict[str, str] = {
     "exact": "minecheck.solvers.exact:ExactSolver",
     "ilp@seed": "minecheck.solvers.ilp_seed:seed_solver",
@@ -42,19 +44,6 @@ LP_SOLVER_NAMES = ("simplex@seed", "simplex@fixed")  # checked on LP relaxations
 COMMAND = "cmd:"
 GROUP = "minecheck.solvers"
 TABLE = ("tool", "minecheck", "solvers")
-
-
-class UnknownSolver(ValueError):
-    pass
-
-
-class Unavailable(UnknownSolver):
-    """A solver known by its name that cannot run here: a library not installed, no such program, no
-    such module.  The command line refuses it before any work (exit 2) with the reason and the fix."""
-
-    def __init__(self, message: str, fix: str | None = None):
-        super().__init__(message + (f"\n  to fix: {fix}" if fix else ""))
-        self.message, self.fix = message, fix
 
 
 def suggest(name: str, known) -> str:

@@ -35,7 +35,8 @@ from functools import cache
 
 from minecheck.model.answers import Answers, Failure, FailureKind, Mode, SolverResult
 from minecheck.model.board import Board
-from minecheck.running.protocol import PROTOCOL_PREFIX, ProtocolError, board_text, decode_answer, request_line, seed_for
+from minecheck.model.errors import ProtocolError, UnknownSolver
+from minecheck.running.protocol import PROTOCOL_PREFIX, board_text, decode_answer, request_line, seed_for
 from minecheck.running.sandbox import (
     FORK_LOCK,
     KILL_WAIT,
@@ -78,7 +79,7 @@ class Program:
     def parse(command: str, **options) -> Program:
         words = tuple(shlex.split(command))
         if not words:
-            raise ValueError("an external solver needs a command: cmd:PROGRAM [ARGS...]")
+            raise UnknownSolver("an external solver needs a command: cmd:PROGRAM [ARGS...]")
         return Program(words, **options)
 
 

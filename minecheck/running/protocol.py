@@ -25,14 +25,11 @@ from typing import Any
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.model.board import Board, label
 from minecheck.model.boardtext import format_board
+from minecheck.model.errors import ProtocolError
 
 SCHEMA_VERSION = 1
 SCHEMA_FILE = Path(__file__).resolve().parent / "schema" / "answer-v1.json"
 PROTOCOL_PREFIX = "Protocol"  # the error of an answer that breaks the schema starts with this
-
-
-class ProtocolError(ValueError):
-    """An answer that breaks the schema; the message names the field (``cells[3].verdict``)."""
 
 
 def board_text(board: Board) -> str:

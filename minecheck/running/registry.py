@@ -17,10 +17,11 @@ from pathlib import Path
 
 from minecheck.model.answers import Answers, Failure, FailureKind, Mode, SolverResult
 from minecheck.model.board import Board
-from minecheck.model.solver import Solver, SolverUnavailable
+from minecheck.model.errors import SolverUnavailable, Unavailable, UnknownSolver
+from minecheck.model.solver import Solver
 from minecheck.running import sandbox
 from minecheck.running.batch import run_batch
-from minecheck.running.discovery import COMMAND, Definition, Unavailable, UnknownSolver, lookup
+from minecheck.running.discovery import COMMAND, Definition, lookup
 from minecheck.running.external import ALL_ANSWERS, BOTH_MODES, ExternalSolver, Program
 from minecheck.running.protocol import board_text, decode_answer, decode_object
 from minecheck.running.sandbox import DEFAULT_MEMORY_MIB, Limits, Outcome

@@ -29,6 +29,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from minecheck.model.errors import BadFile, FolderRefused
+
 FINDINGS = "findings.jsonl"
 SUMMARY = "summary.json"
 LOCK = ".lock"
@@ -62,16 +64,16 @@ class RunFolder:
             stored = dict(defaults or {}) | read_json_object(stored_path)
             differ = option_differences(stored, given, ignored)
             if differ:
-                raise ValueError(f"cannot resume: {stored_path} holds another run ({'; '.join(differ)}); "
+                raise FolderRefused(f"cannot resume: {stored_path} holds another run ({'; '.join(differ)}); "
                                  "resume with the same options or use another --out")
             done = self._keep_complete(warn or (lambda _: None))
             write_json(stored_path, merged(stored, given) if merged else given)
             return done
         earlier = run_files(self.path)
         if earlier and not overwrite:
-            raise ValueError(f"{self.path} holds the files of an earlier run ({', '.join(p.name for p in earlier[:3])}"
-                             f"{', ...' if len(earlier) > 3 else ''}): add --resume to continue it, --overwrite to "
-                             "replace it, or choose another --out")
+            names = ", ".join(p.name for p in earlier[:3]) + (", ..." if len(earlier) > 3 else "")
+            raise FolderRefused(f"{self.path} holds the files of an earlier run ({names}): add --resume to continue "
+                                "it, --overwrite to replace it, or choose another --out")
         for path in earlier:
             path.unlink()
         write_json(stored_path, given)
@@ -126,15 +128,15 @@ class RunFolder:
 def make_folder(path: Path, option: str) -> None:
     """Make the folder a run writes to, or say plainly why it cannot be (ValueError naming it)."""
     if path.is_symlink() and not path.exists():
-        raise ValueError(f"{option} {path}: a link to {os.readlink(path)}, which does not exist")
+        raise FolderRefused(f"{option} {path}: a link to {os.readlink(path)}, which does not exist")
     if path.exists() and not path.is_dir():
-        raise ValueError(f"{option} {path}: a file, not a folder")
+        raise FolderRefused(f"{option} {path}: a file, not a folder")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise ValueError(f"{option} {path}: cannot make this folder ({err.strerror or err})") from None
+        raise FolderRefused(f"{option} {path}: cannot make this folder ({err.strerror or err})") from None
     if not os.access(path, os.W_OK | os.X_OK):
-        raise ValueError(f"{option} {path}: not writable")
+        raise FolderRefused(f"{option} {path}: not writable")
 
 
 @contextmanager
@@ -164,7 +166,7 @@ def lock(path: Path) -> None:
             raise
         holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "another process"
         os.close(fd)
-        raise ValueError(f"--out {path} is in use by another minecheck run (process {holder}); wait for it to end "
+        raise FolderRefused(f"--out {path} is in use by another minecheck run (process {holder}); wait for it to end "
                          "or choose another --out") from None
     os.ftruncate(fd, 0)
     os.pwrite(fd, str(os.getpid()).encode(), 0)
@@ -189,11 +191,11 @@ def read_json_object(path: Path) -> dict:
     try:
         data = json.loads(path.read_text())
     except UnicodeDecodeError:
-        raise ValueError(f"{path}: not text") from None
+        raise BadFile(f"{path}: not text") from None
     except json.JSONDecodeError as err:
-        raise ValueError(f"{path}: not JSON ({err})") from None
+        raise BadFile(f"{path}: not JSON ({err})") from None
     if not isinstance(data, dict):
-        raise ValueError(f"{path}: holds a JSON {type(data).__name__}, not an object")
+        raise BadFile(f"{path}: holds a JSON {type(data).__name__}, not an object")
     return data
 
 

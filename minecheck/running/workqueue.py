@@ -14,6 +14,7 @@ from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future
 from contextlib import contextmanager
 from typing import TypeVar
 
+from minecheck.model.errors import BadOption
 from minecheck.running.sandbox import pool_worker_start
 
 T = TypeVar("T")  # a task: a board index, a (player, game) pair
@@ -31,7 +32,7 @@ def executor(jobs: int, scheduler: str | None) -> Iterator[Executor]:
         try:
             client = Client(scheduler, timeout="10s")
         except (OSError, TimeoutError, ValueError) as err:
-            raise ValueError(f"--scheduler {scheduler}: cannot reach it ({err})") from None
+            raise BadOption(f"--scheduler {scheduler}: cannot reach it ({err})") from None
         with client:
             yield client.get_executor()
         return

@@ -17,6 +17,7 @@ from itertools import combinations
 
 from minecheck.engine.constraints import Component
 from minecheck.model.board import COVERED, FLAG, Board
+from minecheck.model.errors import SolverFault
 from minecheck.solvers.defects import names_of
 
 Clause = tuple[int, ...]
@@ -25,7 +26,7 @@ UNSATISFIABLE: CNF = ((),)  # one empty clause: no assignment satisfies it
 SEED_DEFECTS = names_of("dpll@seed")  # the seed's defects, all on by default (minecheck.solvers.defects)
 
 
-class NegativeArraySizeException(Exception):
+class NegativeArraySizeException(SolverFault):
     """What the Java throws from ``new int[k]`` with k < 0; the message is k, as in the JDK."""
 
 

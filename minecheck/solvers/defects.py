@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from minecheck.model.errors import BadOption
+
 
 @dataclass(frozen=True)
 class Defect:
@@ -103,5 +105,5 @@ def chosen(names: frozenset[str] | None, *solvers: str) -> frozenset[str]:
         return own
     unknown = set(names) - own
     if unknown:
-        raise ValueError(f"not defects of {', '.join(solvers)}: {', '.join(sorted(unknown))}")
+        raise BadOption(f"not defects of {', '.join(solvers)}: {', '.join(sorted(unknown))}")
     return frozenset(names) | frozenset(n for n in own if not BY_NAME[n].switchable)

@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from math import comb
 
+from minecheck.model.errors import SolverFault
 from minecheck.solvers.cnf import CNF, Clause, variables_of
 
 # -- the fixed search: SAT ------------------------------------------------------------------------------
@@ -119,7 +120,7 @@ COUNT_BUDGET = 2_000_000  # clauses held in the cache of one count (about 140 MB
 # gives up and the solver declines the board (500,000 declined a 12x10 board whose 82-cell component needs 1M)
 
 
-class TooHard(RuntimeError):
+class TooHard(SolverFault, RuntimeError):
     """A component whose model count would need more memory than COUNT_BUDGET allows."""
 
 

@@ -27,6 +27,7 @@ from pysat.solvers import Solver as SatSolver
 
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.model.board import Board
+from minecheck.model.errors import SolverFault
 from minecheck.model.solver import require_mode
 from minecheck.solvers.cnf import CNF, SEED_DEFECTS, Clause, seed_board_cnf
 from minecheck.solvers.defects import chosen
@@ -64,7 +65,7 @@ def seed_solver(option: str | None = None) -> SeedDpll:
     return SeedDpll(option)
 
 
-class NoLayout(ValueError):
+class NoLayout(SolverFault, ValueError):
     """No assignment satisfies the digits: how the sites fixed in the seed report an impossible board."""
 
 
@@ -163,7 +164,7 @@ JAVA_NESTED_COLLECT_MODELS = 4371  # the most nested collectModels calls every m
 JAVA_NESTED_COLLECT_MODELS_SOMETIMES = 4764  # the most any run survived (a fresh JVM)
 
 
-class JavaStackOverflow(RuntimeError):
+class JavaStackOverflow(SolverFault, RuntimeError):
     """The Java's StackOverflowError: collectModels nested deeper than its default thread stack holds."""
 
     def __init__(self, nested: int):

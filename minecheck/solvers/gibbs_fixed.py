@@ -47,6 +47,7 @@ from math import ceil, comb
 from minecheck.engine.constraints import ConstraintSystem, system_or_refusal
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.model.board import Board, label
+from minecheck.model.errors import BadOption
 from minecheck.solvers.gibbs_seed import batch_stderr, seed_option
 
 # -- the fixed variant: heat-bath windows over box counts ------------------------------------
@@ -351,7 +352,7 @@ class ChainSettings:
 
     def __post_init__(self) -> None:
         if self.samples < 1 or self.burn_in < 0 or self.window_cells < 1 or not 0 <= self.full_draw <= 1:
-            raise ValueError(f"bad chain settings {self}")
+            raise BadOption(f"bad chain settings {self}")
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from math import sqrt
 
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.model.board import Board, label
+from minecheck.model.errors import SolverFault
 from minecheck.model.solver import require_mode
 from minecheck.solvers.defects import chosen, names_of
 from minecheck.solvers.javarand import JavaRandom, hash_order
@@ -58,7 +59,7 @@ def article_key(board: Board, cell: int) -> str:
     return f"{row},{col}"
 
 
-class ImpossibleDigit(ValueError):
+class ImpossibleDigit(SolverFault, ValueError):
     """A digit no layout can meet: how the seed reports it with gibbs-impossible-digit-kept off."""
 
 

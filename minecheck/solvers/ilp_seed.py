@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.model.board import COVERED, FLAG, Board
+from minecheck.model.errors import SolverFault
 from minecheck.model.solver import require_mode
 from minecheck.solvers.defects import chosen, names_of
 from minecheck.solvers.simplex import LP, OPTIMAL, IllegalStateException, solve_seed
@@ -24,15 +25,15 @@ INTEGRAL_TOL = 1e-6  # the article's pickFractional: a value within this of 0 or
 SEED_DEFECTS = names_of("ilp@seed", "simplex@seed")  # its own, and those of the simplex it calls
 
 
-class ArrayIndexOutOfBoundsException(IndexError):
+class ArrayIndexOutOfBoundsException(SolverFault, IndexError):
     """The Java exception, raised where the article's code indexes an array with -1 or past its end."""
 
 
-class OverfullDigit(ValueError):
+class OverfullDigit(SolverFault, ValueError):
     """A digit needing more mines than it has covered neighbours: the fixed site's report."""
 
 
-class InfeasibleComponent(ValueError):
+class InfeasibleComponent(SolverFault, ValueError):
     """Digits that no 0-1 assignment of their cells satisfies together: the fixed site's report."""
 
 

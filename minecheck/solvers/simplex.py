@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from minecheck.model.errors import SolverFault
 from minecheck.solvers.defects import chosen, names_of
 
 OPTIMAL, INFEASIBLE, UNBOUNDED = "optimal", "infeasible", "unbounded"
@@ -38,7 +39,7 @@ class LPResult:
     x: tuple[float, ...] | None = None
 
 
-class IllegalStateException(RuntimeError):
+class IllegalStateException(SolverFault, RuntimeError):
     """The Java exception the article's code throws, under its Java name."""
 
 

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.model.board import COVERED, FLAG, Board, label
-from minecheck.model.solver import SolverUnavailable, require_mode
+from minecheck.model.errors import SolverUnavailable
+from minecheck.model.solver import require_mode
 
 INSTALL = 'pip install "minecheck[toollib]"   (in a checkout: pip install -e ".[toollib]")'
 COVERED_CODE, FLAG_CODE = 10, 11  # ms_toollib's codes for a covered and a flagged cell; digits are themselves

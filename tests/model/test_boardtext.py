@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from minecheck.boards.generators import generate_board, recipe
 from minecheck.model.board import COVERED, FLAG, Board
-from minecheck.model.boardtext import BoardFormatError, format_board, parse_board, read_board_arg
+from minecheck.model.boardtext import format_board, parse_board, read_board_arg
+from minecheck.model.errors import BoardFormatError
 
 
 def test_reads_header_rows_flags_and_total():

@@ -13,8 +13,9 @@ from shared import PROGRAMS, board
 
 from minecheck.cli import main
 from minecheck.model.answers import Answers, Mode
+from minecheck.model.errors import UnknownSolver
 from minecheck.running import discovery
-from minecheck.running.discovery import Definition, UnknownSolver, lookup
+from minecheck.running.discovery import Definition, lookup
 from minecheck.running.registry import FunctionSolver, build, get_solver, run_solver
 
 PROGRAM = PROGRAMS / "protocol_program.py"

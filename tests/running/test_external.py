@@ -22,8 +22,9 @@ from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import Kind, read_findings
 from minecheck.cli import main
 from minecheck.model.answers import Answers, Mode, Verdict
+from minecheck.model.errors import ProtocolError
 from minecheck.running.discovery import lookup, resolve
-from minecheck.running.protocol import ProtocolError, board_text, decode_answer
+from minecheck.running.protocol import board_text, decode_answer
 from minecheck.running.registry import build, get_solver, run_solver
 from minecheck.running.sandbox import Limits
 

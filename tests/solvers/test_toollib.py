@@ -12,7 +12,7 @@ from minecheck.boards.generators import generate_board, recipe
 from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import Kind
 from minecheck.model.answers import Mode
-from minecheck.running.discovery import Unavailable
+from minecheck.model.errors import Unavailable
 from minecheck.running.registry import get_solver
 from minecheck.solvers.toollib import game_board
 

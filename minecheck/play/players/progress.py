@@ -41,6 +41,7 @@ from fractions import Fraction
 from minecheck.engine.counter import Count, count_board
 from minecheck.model.answers import Answers, Mode, SolverResult
 from minecheck.model.board import Board
+from minecheck.model.errors import BadOption
 from minecheck.play.decisions import DECISION_MARGIN
 from minecheck.play.endgame import ENDGAME_LAYOUTS, endgame_move
 from minecheck.play.players.guessing import GuessingPlayer, answer_with_guess
@@ -119,5 +120,5 @@ class ProgressSolver:
 def progress_player(option: str | None = None) -> GuessingPlayer:
     """``progress``; option ``margin``: the endgame keeps within DECISION_MARGIN of the lowest probability."""
     if option not in (None, "margin"):
-        raise ValueError(f"progress takes no option but 'margin', got {option!r}")
+        raise BadOption(f"progress takes no option but 'margin', got {option!r}")
     return GuessingPlayer("progress", ProgressSolver(DECISION_MARGIN if option == "margin" else None))
