@@ -132,7 +132,7 @@ def backbone(quick: bool) -> list[Row]:
 def crosscheck_cost(quick: bool) -> list[Row]:
     import crosscheck as bench
 
-    from minecheck.running.registry import REFERENCES
+    from minecheck.running.catalogue import REFERENCES
 
     ratios, to_sum = [], []
     for _, _, board in bench.positions(2 if quick else 10):
@@ -170,7 +170,9 @@ def shrinking(quick: bool) -> list[Row]:
     with tempfile.TemporaryDirectory() as out:
         run_campaign(bench.SHRINKING, Path(out), boards=3 if quick else 10, jobs=2)
         picked, _ = bench.pick(read_findings(Path(out)))
-    calls = [shrink(f, timeout=5.0, budget=60.0).stats.calls for f in picked[: 4 if quick else 12]]
+    from minecheck.model.budget import Budget
+
+    calls = [shrink(f, Budget(cpu=5.0), seconds=60.0).stats.calls for f in picked[: 4 if quick else 12]]
     median = statistics.median(calls)
     return [Row("shrink calls, Expert findings (median)", f"{median:g} ({len(calls)} findings)", "<= 150",
                 median <= 150)]
@@ -192,16 +194,17 @@ def persistent(quick: bool) -> list[Row]:
 def isolation(quick: bool) -> list[Row]:
     import isolation as bench
 
-    from minecheck.campaigns.fuzz import FIXED_SUBJECTS, Config, board_recipe
-    from minecheck.running.sandbox import Limits
+    from minecheck.campaigns.fuzz import Config, board_recipe
+    from minecheck.model.budget import Budget
+    from minecheck.running.catalogue import FIXED_VARIANTS
 
-    subjects = [s for s in FIXED_SUBJECTS if not s.startswith("simplex")]
+    subjects = [s for s in FIXED_VARIANTS if not s.startswith("simplex")]
     boards = [generate_board(board_recipe(Config(seed=11), i)) for i in range(10 if quick else 40)]
-    bench.timed(boards[0], subjects, Limits(cpu=10.0))
+    bench.timed(boards[0], subjects, Budget(cpu=10.0))
     extra, refs = [], []
     for board in boards:
         plain = min(bench.timed(board, subjects, None) for _ in range(2))
-        isolated = min(bench.timed(board, subjects, Limits(cpu=10.0)) for _ in range(2))
+        isolated = min(bench.timed(board, subjects, Budget(cpu=10.0)) for _ in range(2))
         extra.append(isolated[0] - plain[0])
         refs.append(plain[2])
     share = statistics.median(extra) / statistics.median(refs)

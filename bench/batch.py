@@ -19,7 +19,8 @@ import time
 from pathlib import Path
 
 from minecheck.boards.small import small_count
-from minecheck.campaigns.fuzz import FIXED_SUBJECTS, Config, run_campaign
+from minecheck.campaigns.fuzz import Config, run_campaign
+from minecheck.running.catalogue import FIXED_VARIANTS
 
 
 def rate(config: Config, boards: int, jobs: int, batch: int) -> tuple[float, int]:
@@ -38,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--with-simplex", action="store_true", help="also the run with simplex@fixed")
     args = parser.parse_args(argv)
     boards = min(args.boards, small_count(args.n))
-    sets = [tuple(s for s in FIXED_SUBJECTS if s != "simplex@fixed")] + ([FIXED_SUBJECTS] if args.with_simplex else [])
+    sets = [tuple(s for s in FIXED_VARIANTS if s != "simplex@fixed")] + ([FIXED_VARIANTS] if args.with_simplex else [])
     print(f"small:{args.n}, boards 0..{boards - 1}, references exact and brute, {args.jobs} jobs, "
           f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
     for subjects in sets:

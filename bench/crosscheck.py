@@ -51,8 +51,10 @@ from minecheck.check.crosscheck import check_board
 from minecheck.engine.constraints import build_constraints
 from minecheck.model.answers import Mode
 from minecheck.model.board import Board
+from minecheck.model.budget import Budget
 from minecheck.references.model import models
-from minecheck.running.registry import REFERENCES, get_solver, run_solver
+from minecheck.running.catalogue import REFERENCES
+from minecheck.running.registry import get_solver, run_solver
 
 SUBJECTS = ("ilp@seed", "ilp@fixed", "dpll@seed", "dpll@fixed", "gibbs@seed", "gibbs@fixed",
             "simplex@seed", "simplex@fixed")
@@ -183,7 +185,7 @@ def ratio(rows: list[dict], slow: str, fast: str, clock: str = "wall") -> float:
 
 def _full(board: Board, row: dict, timeout: float, watch: Stopwatch) -> None:
     watch.reset()
-    checks, row["full"] = clocked(check_board, board, SUBJECTS, timeout=timeout)
+    checks, row["full"] = clocked(check_board, board, SUBJECTS, budget=Budget(cpu=timeout))
     row["relaxations"] = watch.spent["relaxations"]
     row["relaxations: CBC LP"] = watch.spent["relaxations: CBC LP"]
     row["results"] = [r for c in checks for r in c.results]
@@ -455,7 +457,7 @@ def main() -> None:
     boards = positions(4 if args.quick else 20)
     opened = revealed(1 if args.quick else 4)
     warm = generate_board(recipe("play", 0, level="beginner"))
-    check_board(warm, SUBJECTS, timeout=5.0)  # imports and first calls, untimed
+    check_board(warm, SUBJECTS, budget=Budget(cpu=5.0))  # imports and first calls, untimed
     print(f"{len(boards)} stuck positions and {len(opened)} revealed boards ({', '.join(LEVELS)})\n\n(b) backbones:")
     backbone = backbone_runs(boards, repeats, "stuck") + backbone_runs(opened, repeats, "revealed")
     if args.backbone_only:

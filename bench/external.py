@@ -27,13 +27,13 @@ from pathlib import Path
 from minecheck.boards.generators import generate_board
 from minecheck.campaigns.fuzz import Config, board_recipe
 from minecheck.check.crosscheck import modes_for
+from minecheck.model.budget import Budget
 from minecheck.running.discovery import lookup
 from minecheck.running.registry import build, get_solver, run_solver
-from minecheck.running.sandbox import Limits
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "java"
 TARGET = 5.0  # persistent boards/s over cmd: boards/s
-LIMITS = Limits(cpu=30)
+BUDGET = Budget(cpu=30)
 
 
 def compile_example() -> Path:
@@ -66,7 +66,7 @@ def measure(count: int, seed: int) -> tuple[dict[str, list[float]], dict[str, li
         for way in order:
             for mode in modes_for(board):
                 start = time.perf_counter()
-                result = run_solver(ways[way], board, mode, limits=LIMITS)
+                result = run_solver(ways[way], board, mode, budget=BUDGET)
                 spent[way].append(time.perf_counter() - start)
                 answers[way].append((result.consistent, tuple((a.cell, a.verdict) for a in result.cells)))
                 if result.error:

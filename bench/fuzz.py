@@ -29,12 +29,14 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from minecheck.campaigns.fuzz import FIXED_SUBJECTS, SEED_SUBJECTS, Config, run_campaign
+from minecheck.campaigns.fuzz import Config, run_campaign
 from minecheck.check.findings import Finding, Kind, read_findings
 from minecheck.check.shrink import has_board, shrink
+from minecheck.model.budget import Budget
+from minecheck.running.catalogue import FIXED_VARIANTS, SEED_VARIANTS
 
-THROUGHPUT = Config(seed=2024, subjects=FIXED_SUBJECTS + ("ilp@seed", "gibbs@seed"))
-SHRINKING = Config(seed=7, subjects=SEED_SUBJECTS, generator="play:expert", timeout=3.0)
+THROUGHPUT = Config(seed=2024, subjects=FIXED_VARIANTS + ("ilp@seed", "gibbs@seed"))
+SHRINKING = Config(seed=7, subjects=SEED_VARIANTS, generator="play:expert", budget=Budget(cpu=3.0))
 
 
 def load() -> str:
@@ -127,7 +129,7 @@ def pick(findings: list[Finding]) -> tuple[list[Finding], Counter]:
     used: Counter = Counter()
     for index in sorted(by_board):
         candidates = by_board[index]
-        best = min(candidates, key=lambda f: (used[f.subject], SEED_SUBJECTS.index(f.subject)))
+        best = min(candidates, key=lambda f: (used[f.subject], SEED_VARIANTS.index(f.subject)))
         used[best.subject] += 1
         picked.append(best)
         skipped["same board, another finding"] += len(candidates) - 1
@@ -147,7 +149,7 @@ def shrinking(boards: int, budget: float) -> None:
           f"{'1-minimal':>9}")
     stats = []
     for f in picked:
-        s = shrink(f, timeout=5.0, budget=budget).stats
+        s = shrink(f, Budget(cpu=5.0), seconds=budget).stats
         stats.append(s)
         print(f"  {f.index:>5} {f.kind.value:12} {f.subject:13} {s.calls:>6} {s.seconds:8.2f} "
               f"{s.cells_before:>4} -> {s.cells_after:<3} {s.covered_before:>4} -> {s.covered_after:<3} "

@@ -16,12 +16,12 @@ import statistics
 import time
 
 from minecheck.boards.generators import generate_board
-from minecheck.campaigns.fuzz import FIXED_SUBJECTS, Config, board_recipe
+from minecheck.campaigns.fuzz import Config, board_recipe
 from minecheck.check.crosscheck import check_board
 from minecheck.engine.constraints import build_constraints
+from minecheck.model.budget import Budget
 from minecheck.references import minisat
-from minecheck.running.registry import REFERENCES
-from minecheck.running.sandbox import Limits
+from minecheck.running.catalogue import FIXED_VARIANTS, REFERENCES
 
 REPEATS = 3
 
@@ -31,7 +31,7 @@ def timed(board, subjects, limits) -> tuple[float, int, float]:
     build_constraints.cache_clear()
     minisat.backbone_solutions.cache_clear()
     start = time.perf_counter()
-    checks = check_board(board, subjects, references=REFERENCES, limits=limits)
+    checks = check_board(board, subjects, references=REFERENCES, budget=limits)
     spent = time.perf_counter() - start
     calls = sum(len(c.results) for c in checks)
     refs = sum(r.seconds for c in checks for r in c.results if r.solver in REFERENCES)
@@ -45,8 +45,8 @@ def main() -> None:
     n = 20 if args.quick else 60
     config = Config(seed=11)
     boards = [generate_board(board_recipe(config, i)) for i in range(n)]
-    subjects = [s for s in FIXED_SUBJECTS if not s.startswith("simplex")]
-    limits = Limits(cpu=10.0)
+    subjects = [s for s in FIXED_VARIANTS if not s.startswith("simplex")]
+    limits = Budget(cpu=10.0)
     timed(boards[0], subjects, limits)  # the sandbox forks once per solver on a worker's first board
     plain, isolated, calls, refs = [], [], [], []
     for board in boards:

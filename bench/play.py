@@ -18,6 +18,7 @@ import os
 import time
 from pathlib import Path
 
+from minecheck.model.budget import Budget
 from minecheck.play.run import PlayConfig, play_game
 
 SOLVERS = ("exact", "lookahead", "dpll@fixed", "ilp@fixed", "gibbs@fixed", "mineai@seed", "mineai@fixed",
@@ -36,7 +37,7 @@ def main() -> None:
     args = parser.parse_args()
     games = 3 if args.quick else args.games
     names = [n.strip() for n in args.solvers.split(",") if n.strip()]
-    config = PlayConfig(2024, tuple(names), "intermediate", timeout=60.0)
+    config = PlayConfig(2024, tuple(names), "intermediate", budget=Budget(cpu=60.0))
     config.validate()
     spent = {n: [0.0, 0.0, 0, 0] for n in names}  # play s, check s, decisions, wins
     wall0, load0 = time.perf_counter(), load()

@@ -5,7 +5,7 @@
 On stuck Intermediate and Expert positions (``recipe('play', seed, level=...)``) every solver
 runs on every position, in the local mode and, where it supports it, the global mode; the order
 of the solvers is rotated from one position to the next, so that no solver always runs first or
-last.  Each run is capped by ``run_solver(..., timeout=...)``: a run that hits the cap or raises
+last.  Each run is capped by ``run_solver(..., Budget(cpu=...))``: a run that hits the cap or raises
 is a defect of the solver (expected of the seed variants), counted, and left out of its medians.
 Medians are over the positions each solver answered; the exact counter's median is over the
 same positions, and the ratio is taken position by position (solver time / exact time).
@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from minecheck.boards.generators import generate_board, recipe
 from minecheck.model.answers import Mode, SolverResult
 from minecheck.model.board import Board
+from minecheck.model.budget import Budget
 from minecheck.running.registry import get_solver, run_solver
 
 SOLVERS = ("exact", "ilp@seed", "ilp@fixed", "dpll@seed", "dpll@fixed", "gibbs@seed", "gibbs@fixed")
@@ -57,7 +58,7 @@ def warm_up(solvers: dict) -> None:
     board = generate_board(recipe("play", 0, level="beginner"))
     for solver in solvers.values():
         for mode in solver.modes:
-            run_solver(solver, board, mode, timeout=5.0)
+            run_solver(solver, board, mode, Budget(cpu=5.0))
 
 
 def measure(boards: list[tuple[str, int, Board]], timeout: float) -> list[Run]:
@@ -69,7 +70,7 @@ def measure(boards: list[tuple[str, int, Board]], timeout: float) -> list[Run]:
         for mode in (Mode.LOCAL, Mode.GLOBAL):
             for name in order:
                 if mode in solvers[name].modes:
-                    runs.append(Run(level, seed, mode, run_solver(solvers[name], board, mode, timeout),
+                    runs.append(Run(level, seed, mode, run_solver(solvers[name], board, mode, Budget(cpu=timeout)),
                                     len(board.covered)))
         print(f"  {level} seed={seed}: {len(board.covered)} covered cells", flush=True)
     return runs

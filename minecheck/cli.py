@@ -17,25 +17,19 @@ from minecheck.boards.generators import GENERATORS, LEVELS
 from minecheck.check.findings import REGRESSIONS
 from minecheck.model.answers import Mode
 from minecheck.model.boardtext import read_board_arg
-from minecheck.model.errors import BadFile, BadInput, BadOption
-from minecheck.options import count, positive, seconds
+from minecheck.model.errors import BadFile, BadInput, BadOption, UnknownSolver
+from minecheck.options import add_budget_options, budget_of, count, positive, seconds
 from minecheck.playcli import add_parsers as add_play_parsers
 from minecheck.report.textview import printable
-from minecheck.running.discovery import (
-    FIXED_VARIANTS,
-    LP_SOLVER_NAMES,
-    SEED_VARIANTS,
-    UnknownSolver,
-    resolve,
-    suggest,
-)
-from minecheck.running.registry import REFERENCES, remember, require_runnable
+from minecheck.running.catalogue import GROUND_TRUTH, LP_SOLVERS, REFERENCES, SUBJECTS, is_lp_solver
+from minecheck.running.discovery import resolve, suggest
+from minecheck.running.registry import remember, require_runnable
 from minecheck.running.runfolder import SUMMARY, holding, write_json, write_text
-from minecheck.running.sandbox import DEFAULT_MEMORY_MIB, Limits
 
 # Each command imports what it uses when it runs (jinja2, rich, numpy, CBC, dask are heavy), so that
 # `minecheck check` on a small board starts in a blink.
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+SHRINK_SECONDS = 120.0  # CPU seconds `minecheck shrink` spends on one disagreement at most
 DESCRIPTION = "Checks Minesweeper solvers against exact references, shrinks each disagreement to a small board."
 EPILOG = """exit codes: 0 everything agrees, 1 findings, 2 bad input (before any work), 3 minecheck's own fault
 
@@ -134,13 +128,10 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--solvers", default="exact", help="comma-separated solver names (default: exact)")
     check.add_argument("--references", default=",".join(REFERENCES),
                        help=f"references run beside the solvers (default: {','.join(REFERENCES)})")
-    check.add_argument("--timeout", type=seconds, default=60.0,
-                       help="CPU seconds per solver before it is stopped (default 60)")
-    check.add_argument("--memory", type=positive, default=DEFAULT_MEMORY_MIB, metavar="MIB",
-                       help=f"memory a solver may use before it is stopped (default {DEFAULT_MEMORY_MIB} MiB)")
     check.add_argument("--persistent", action="store_true",
                        help="run cmd: solvers in persistent mode: started once, one JSON request per line")
     check.add_argument("--json", action="store_true", help="print JSON keyed by solver name, plus findings")
+    add_budget_options(check)
     check.set_defaults(run=_check)
 
     shrink = sub.add_parser("shrink", help="shrink every disagreement on a board of your own to a small board")
@@ -149,38 +140,32 @@ def _parser() -> argparse.ArgumentParser:
     shrink.add_argument("--references", default="exact", help="references to compare with (default: exact)")
     shrink.add_argument("--mode", choices=[m.value for m in Mode],
                         help="local or global (default: every mode the board allows and the solver answers)")
-    shrink.add_argument("--timeout", type=seconds, default=10.0,
-                        help="CPU seconds per solver call while shrinking (default 10)")
-    shrink.add_argument("--budget", type=seconds, default=120.0, metavar="SECONDS",
-                        help="CPU seconds spent shrinking each disagreement at most (default 120)")
+    shrink.add_argument("--shrink-time", type=seconds, default=SHRINK_SECONDS, metavar="SECONDS",
+                        help=f"CPU seconds spent shrinking each disagreement at most (default {SHRINK_SECONDS:g})")
     shrink.add_argument("--persistent", action="store_true",
                         help="run cmd: solvers in persistent mode: started once, one JSON request per line")
     shrink.add_argument("--pages", type=Path, default=None, metavar="DIR",
                         help="where the findings' HTML pages go (default: $MINECHECK_PAGES, else .minecheck/findings)")
     shrink.add_argument("--json", action="store_true",
                         help="print one JSON object per finding, its shrunk board text under \"board\"")
+    add_budget_options(shrink, "solver call, on the board and on every smaller board tried")
     shrink.set_defaults(run=_shrink)
 
     fuzz = sub.add_parser("fuzz", help="cross-check many seeded boards; findings and a report in --out")
     fuzz.add_argument("--seed", type=int, required=True, help="the campaign seed: board i is made from (seed, i)")
-    budget = fuzz.add_mutually_exclusive_group()
-    budget.add_argument("--boards", type=positive,
+    how_long = fuzz.add_mutually_exclusive_group()
+    how_long.add_argument("--boards", type=positive,
                         help="check boards 0 .. N-1 (one of --boards and --time-budget is needed, but for small:N, "
                              "which without them checks its whole sweep)")
-    budget.add_argument("--time-budget", type=seconds, metavar="SECONDS",
+    how_long.add_argument("--time-budget", type=seconds, metavar="SECONDS",
                         help="check boards until this much time passed")
     fuzz.add_argument("--jobs", type=positive, default=None, help="worker processes (default: one per core)")
     fuzz.add_argument("--scheduler", default=None, help="a dask.distributed scheduler address to run on instead")
     fuzz.add_argument("--out", type=Path, required=True, help="directory for findings, progress and the report")
-    fuzz.add_argument("--solvers", default=",".join(SEED_VARIANTS + FIXED_VARIANTS),
+    fuzz.add_argument("--solvers", default=",".join(SUBJECTS),
                       help="solvers under test (default: every seed and fixed variant)")
     fuzz.add_argument("--references", default=",".join(REFERENCES), help="references beside them")
     fuzz.add_argument("--generator", default="mix", help=f"the boards: {generator_forms()}")
-    fuzz.add_argument("--timeout", type=seconds, default=10.0,
-                      help="CPU seconds per solver per board before it is stopped (default 10): CPU time, not "
-                           "wall-clock, so a busy machine stops the same solvers as a quiet one")
-    fuzz.add_argument("--memory", type=positive, default=DEFAULT_MEMORY_MIB, metavar="MIB",
-                      help=f"memory a solver may use per board before it is stopped (default {DEFAULT_MEMORY_MIB})")
     fuzz.add_argument("--persistent", action="store_true",
                       help="run cmd: solvers in persistent mode: started once per worker, one JSON request per line")
     fuzz.add_argument("--resume", action="store_true", help="continue the campaign in --out, skipping boards done")
@@ -197,6 +182,7 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--baseline", type=Path, default=None, metavar="FILE",
                       help="signatures already known (minecheck baseline --write): new ones are listed first, and "
                            "the exit code is 1 only when there is a new one")
+    add_budget_options(fuzz, "solver on each board")
     fuzz.set_defaults(run=_fuzz)
 
     base = sub.add_parser("baseline", help="write the signatures of a campaign's findings as a baseline file")
@@ -220,7 +206,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from minecheck.check.crosscheck import GROUND_TRUTH, check_board, solver
+    from minecheck.check.crosscheck import check_board, solver
     from minecheck.engine.counter import default_mode
     from minecheck.report.textview import as_json, findings_text, grid, side_by_side, summary
 
@@ -232,12 +218,11 @@ def _check(args: argparse.Namespace) -> int:
     remember(definitions)
     _ready(subjects + references)
     for name in subjects + references:
-        if name in LP_SOLVER_NAMES:
+        if is_lp_solver(name):
             continue  # checked on the board's LP relaxations, in any mode
         if mode not in solver(name).modes:
             raise BadOption(f"{name} does not support the {mode.value} mode")
-    limits = Limits(cpu=args.timeout, memory_mib=args.memory)
-    (checked,) = check_board(board, subjects, [mode], references, limits=limits)
+    (checked,) = check_board(board, subjects, [mode], references, budget=budget_of(args))
     shown = [r for r in checked.results if r.solver in subjects + references] or list(checked.results)
     if args.json:
         data = {r.solver: as_json(board, r) for r in shown}
@@ -276,14 +261,14 @@ def _shrink(args: argparse.Namespace) -> int:
         if modes[0] is Mode.GLOBAL and board.total_mines is None:
             raise BadOption("--mode global needs the total mine count: give the board a header WxHxM")
     else:
-        answered = set.intersection(*(set(solver(n).modes) for n in subjects if n not in LP_SOLVER_NAMES)) \
-            if any(n not in LP_SOLVER_NAMES for n in subjects) else set(Mode)
+        answered = set.intersection(*(set(solver(n).modes) for n in subjects if not is_lp_solver(n))) \
+            if any(not is_lp_solver(n) for n in subjects) else set(Mode)
         modes = [m for m in modes_for(board) if m in answered]
         if not modes:
             raise BadOption(f"{', '.join(subjects)} answer(s) no mode this board allows (a board without a total "
                              "allows the local mode only)")
-    limits = Limits(cpu=args.timeout, memory_mib=DEFAULT_MEMORY_MIB)
-    checks = check_board(board, subjects, modes, references, limits=limits)
+    budget = budget_of(args)
+    checks = check_board(board, subjects, modes, references, budget=budget)
     findings = [f for c in checks for f in c.findings]
     if not findings:
         print(f"all agree on this {board.width}x{board.height} board in the {' and '.join(m.value for m in modes)} "
@@ -293,8 +278,8 @@ def _shrink(args: argparse.Namespace) -> int:
     for number, finding in enumerate(findings, 1):
         shrunk = None
         if finding.kind is not Kind.TIMEOUT and has_board(finding):
-            shrunk = shrink(finding, timeout=args.timeout, budget=args.budget, limits=limits)
-        page = write_page(finding, shrunk, board, checks, None, references, limits, folder)
+            shrunk = shrink(finding, budget, seconds=args.shrink_time)
+        page = write_page(finding, shrunk, board, checks, None, references, budget, folder)
         shown = shrunk.finding if shrunk else finding
         small = shrunk.board if shrunk else board
         if args.json:
@@ -309,7 +294,7 @@ def _shrink(args: argparse.Namespace) -> int:
         else:
             st = shrunk.stats
             how = (f"{st.cells_before} cells shrunk to {st.cells_after} in {st.calls} checks"
-                   + (", cut short by --budget" if st.cut_short else ""))
+                   + (", cut short by --shrink-time" if st.cut_short else ""))
         print(f"finding {number} of {len(findings)}: {how}")
         print(findings_text(small, [shown]).split("\n", 1)[1])
         print("\n".join("    " + row for row in format_board(small).splitlines()))
@@ -325,7 +310,7 @@ def _fuzz(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     subjects, references, definitions = _resolve(args)
-    config = Config(args.seed, tuple(subjects), tuple(references), args.generator, args.timeout, args.memory,
+    config = Config(args.seed, tuple(subjects), tuple(references), args.generator, budget_of(args),
                     definitions=definitions)
     remember(definitions)
     _ready(config.subjects + config.references)  # an unknown name, or a solver that cannot run: before any work
@@ -418,7 +403,7 @@ def _solvers(args: argparse.Namespace) -> int:
             row |= {"available": False, "error": str(err)}
         rows.append(row)
     rows += [{"name": n, "origin": "built-in", "target": "checked on LP relaxations and random LPs against cbc",
-              "available": True, "answers": ["lp"], "modes": ["local"]} for n in LP_SOLVER_NAMES]
+              "available": True, "answers": ["lp"], "modes": ["local"]} for n in LP_SOLVERS]
     if args.json:
         print(json.dumps(rows, indent=2))
         return EXIT_OK
@@ -452,8 +437,8 @@ def _resolve(args: argparse.Namespace) -> tuple[list[str], list[str], tuple[str,
     """Subjects and references as results name them, and how workers make those not built in."""
     def names(text: str) -> tuple[list[str], tuple[str, ...]]:
         given = _names(text)
-        lp = [n for n in given if n in LP_SOLVER_NAMES]
-        shown, definitions = resolve([n for n in given if n not in LP_SOLVER_NAMES], args.persistent)
+        lp = [n for n in given if is_lp_solver(n)]
+        shown, definitions = resolve([n for n in given if not is_lp_solver(n)], args.persistent)
         return list(shown) + lp, definitions
 
     subjects, own = names(args.solvers)
@@ -467,7 +452,7 @@ def _ready(names) -> None:
     from minecheck.check.crosscheck import solver
 
     for name in names:
-        if name not in LP_SOLVER_NAMES:
+        if not is_lp_solver(name):
             require_runnable(solver(name))
 
 

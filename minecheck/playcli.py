@@ -19,9 +19,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from minecheck.model.errors import BadOption
-from minecheck.options import count, positive, seconds
+from minecheck.options import add_budget_options, budget_of, count, positive
 from minecheck.play.game import FirstClick
-from minecheck.play.player import DEFAULT_TIMEOUT
 from minecheck.play.players import player_names
 from minecheck.report.textview import printable
 from minecheck.running.runfolder import holding
@@ -53,9 +52,6 @@ def add_parsers(sub) -> None:
     play.add_argument("--jobs", type=positive, default=None, help="worker processes (default: one per core)")
     play.add_argument("--scheduler", default=None, help="a dask.distributed scheduler address to run on instead")
     play.add_argument("--out", type=Path, required=True, help="directory for the games, findings and report")
-    play.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT,
-                      help=f"CPU seconds per decision before the solver is stopped and loses (default "
-                           f"{DEFAULT_TIMEOUT:g})")
     play.add_argument("--resume", action="store_true",
                       help="continue the run in --out (more games, or more solvers), skipping games played")
     play.add_argument("--overwrite", action="store_true",
@@ -66,6 +62,7 @@ def add_parsers(sub) -> None:
     play.add_argument("--no-report", action="store_true", help="skip the HTML report and the shrinking")
     play.add_argument("--shrink-per-flaw", type=count, default=1,
                       help="decision findings shrunk and drawn in full per solver and kind of bad move (default 1)")
+    add_budget_options(play, "decision (a player past it loses the game)")
     play.set_defaults(run=_play)
 
     decide = sub.add_parser("decide", help="one player's decision on a board, judged by the exact counter")
@@ -75,7 +72,7 @@ def add_parsers(sub) -> None:
                                                       "(from a decision finding; default: a new game's)")
     decide.add_argument("--judge", default="probability", choices=["probability", "optimal"],
                         help="optimal: also judge each open move by its chance of winning (small boards only)")
-    decide.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT, help="CPU seconds for the decision")
+    add_budget_options(decide, "decision")
     decide.set_defaults(run=_decide)
 
 
@@ -122,7 +119,7 @@ def _play(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     players, definitions = _players(_names(args.solvers), args.persistent)
-    config = PlayConfig(args.seed, players, args.size, args.first_click, args.timeout, args.first_cell, definitions,
+    config = PlayConfig(args.seed, players, args.size, args.first_click, budget_of(args), args.first_cell, definitions,
                         args.judge)
     config.validate()  # unknown names, sizes that do not hold their mines: exit 2 before any work
     with holding(args.out):  # one run per folder, from the first game to the last page of the report
@@ -171,7 +168,7 @@ def _decide(args: argparse.Namespace) -> int:
     if getattr(player, "solver", None) is not None:
         require_runnable(player.solver)  # a program that is not there: exit 2, as for play
     state = json.loads(args.state) if args.state else player.start(0)
-    decision = player.decide(board, state, args.timeout)
+    decision = player.decide(board, state, budget_of(args))
     if decision.error:
         print(f"{args.player} failed: {decision.error}")
         return EXIT_FINDINGS

@@ -30,6 +30,7 @@ from minecheck.check.shrink import Shrunk, shrink
 from minecheck.model.answers import Mode
 from minecheck.model.board import Board
 from minecheck.model.boardtext import format_board, parse_board
+from minecheck.model.budget import DEFAULT_CPU, Budget
 from minecheck.model.errors import BadOption, UnknownSolver
 from minecheck.model.solver import Solver, require_mode
 from minecheck.report.pages import FindingPage, render_finding, replay_command
@@ -37,12 +38,10 @@ from minecheck.report.textview import findings_text
 from minecheck.running.discovery import lookup
 from minecheck.running.registry import FunctionSolver, require_runnable
 from minecheck.running.runfolder import write_text
-from minecheck.running.sandbox import Limits
 
 PAGES = Path(".minecheck") / "findings"  # where failure pages go, from the working directory
 PAGES_VARIABLE = "MINECHECK_PAGES"
 MINECHECK_FILES = "/minecheck/**"  # hypothesis's glob for every file in a folder named minecheck
-DEFAULT_CPU = 60.0  # CPU seconds per solver call, as `minecheck check --timeout` defaults to
 
 
 def assert_agree(solver, board: Board | str, mode: Mode | str | Sequence[Mode | str] | None = None,
@@ -60,8 +59,8 @@ def assert_agree(solver, board: Board | str, mode: Mode | str | Sequence[Mode | 
     subject = as_solver(solver)
     board = board if isinstance(board, Board) else _parse(board)
     modes = _modes(board, mode, subject)
-    limits = Limits(cpu=cpu)
-    checks = check_board(board, [subject], modes, references, limits=limits)
+    budget = Budget(cpu=cpu)
+    checks = check_board(board, [subject], modes, references, budget=budget)
     findings = sorted((f for c in checks for f in c.findings), key=lambda f: f.kind is Kind.REFERENCE)
     if not findings:
         return
@@ -73,8 +72,8 @@ def assert_agree(solver, board: Board | str, mode: Mode | str | Sequence[Mode | 
         rerun = subject if first.subject == subject.name else None
         shrunk = None
         if first.kind is not Kind.TIMEOUT:  # a timeout takes the whole budget on every board tried
-            shrunk = shrink(first, budget=shrink_seconds, limits=limits, solver=rerun)
-        page = write_page(first, shrunk, board, checks, rerun, references, limits, pages_folder(pages))
+            shrunk = shrink(first, budget, seconds=shrink_seconds, solver=rerun)
+        page = write_page(first, shrunk, board, checks, rerun, references, budget, pages_folder(pages))
         replay = replay_line(solver, subject, first, shrunk, references, cpu)
         message = failure_message(first, shrunk, findings[1:], replay, page)
     raise AssertionError(message)  # one place, so that hypothesis sees the same failure on every run
@@ -172,7 +171,7 @@ def failure_message(finding: Finding, shrunk: Shrunk | None, others: list[Findin
 
 
 def write_page(finding: Finding, shrunk: Shrunk | None, board: Board, checks, rerun: Solver | None,
-               references: Sequence[str | Solver], limits: Limits, folder: Path) -> Path:
+               references: Sequence[str | Solver], budget: Budget, folder: Path) -> Path:
     """The finding's HTML page (the original board, the shrunk one, both sides' answers on each)."""
     original_results = next((c.results for c in checks if c.mode is finding.mode), ())
     shown, small, small_results, stats = finding, None, (), None
@@ -181,7 +180,7 @@ def write_page(finding: Finding, shrunk: Shrunk | None, board: Board, checks, re
         small, stats = shrunk.board, asdict(shrunk.stats)
         who = rerun if rerun is not None else finding.subject
         subjects, refs = ([], [who]) if finding.kind is Kind.REFERENCE else ([who], references)
-        (again,) = check_board(small, subjects, [finding.mode], refs, limits=limits)
+        (again,) = check_board(small, subjects, [finding.mode], refs, budget=budget)
         small_results = again.results
     page = FindingPage(shown, 0, board, small, original_results, small_results, stats, back=None)  # no index here
     folder.mkdir(parents=True, exist_ok=True)

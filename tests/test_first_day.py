@@ -161,7 +161,8 @@ def test_shrink_on_a_board_where_all_agree_exits_0(author, capsys):
 def test_shrink_help_names_its_options():
     subparsers = next(a for a in _parser()._actions if a.choices and "shrink" in a.choices).choices
     text = subparsers["shrink"].format_help()
-    assert all(option in text for option in ("--solvers", "--references", "--mode", "--json", "--budget"))
+    options = ("--solvers", "--references", "--mode", "--json", "--shrink-time", "--timeout", "--memory", "--idle")
+    assert all(option in text for option in options)
 
 
 def test_assert_agree_refuses_a_program_that_is_not_there_at_once(author):

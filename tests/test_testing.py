@@ -113,7 +113,7 @@ def test_shrink_reruns_a_solver_object_that_no_name_makes():
     solver = FunctionSolver("unnamed", calls_unlikely_cells_safe)
     (check,) = check_board(STUCK, [solver], [Mode.LOCAL], ["exact"])
     (finding,) = check.findings
-    shrunk = shrink(finding, solver=solver, timeout=None)
+    shrunk = shrink(finding, None, solver=solver)
     assert shrunk.finding.subject == "unnamed" and shrunk.board.size < STUCK.size // 4
     assert format_board(shrunk.board) == shrunk.finding.board
 

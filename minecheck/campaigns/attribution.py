@@ -15,16 +15,16 @@ from minecheck.campaigns.teeth import board_findings, lp_port, port
 from minecheck.check.findings import Finding
 from minecheck.model.boardtext import parse_board
 from minecheck.model.errors import BoardFormatError
+from minecheck.running.catalogue import BY_NAME, SEED_VARIANTS, is_lp_solver
 from minecheck.solvers.defects import DEFECTS
 
-PORTED = ("ilp@seed", "dpll@seed", "gibbs@seed")  # the seed ports replayed on the board (simplex@seed: its LPs)
-USES = {"ilp@seed": ("ilp@seed", "simplex@seed")}  # ilp@seed runs the seed simplex, defects and all
+PORTED = tuple(n for n in SEED_VARIANTS if not is_lp_solver(n))  # replayed on the board (an LP solver: on its LPs)
 MAX_CELLS = 32  # attribution replays every pair of defects: small shrunk boards only
 
 
 def explained_by(finding: Finding, board_text: str) -> str | None:
     """The known defects that reproduce the finding's kind and mode on the board ("a + b"), or None."""
-    if finding.subject not in PORTED + ("simplex@seed",):
+    if finding.subject not in SEED_VARIANTS:
         return None
     try:
         board = parse_board(board_text)
@@ -32,8 +32,8 @@ def explained_by(finding: Finding, board_text: str) -> str | None:
         return None
     if board.size > MAX_CELLS:
         return None
-    if finding.subject == "simplex@seed":
-        return _explain_lp(board_text, finding.kind.value)
+    if is_lp_solver(finding.subject):
+        return _explain_lp(finding.subject, board_text, finding.kind.value)
     return _explain(finding.subject, board_text, finding.kind.value, finding.mode.value)
 
 
@@ -43,13 +43,13 @@ def _trials(names: list[str]) -> list[tuple[str, ...]]:
 
 
 @cache
-def _explain_lp(board_text: str, kind: str) -> str | None:
-    """simplex@seed on the board's relaxations (the campaign's objectives), against CBC once per LP."""
+def _explain_lp(subject: str, board_text: str, kind: str) -> str | None:
+    """A seed LP solver on the board's relaxations (the campaign's objectives), against CBC once per LP."""
     from minecheck.check.lpcheck import cbc_lp, lp_difference, lp_seed, relaxations  # CBC: only for LP findings
 
     board = parse_board(board_text)
     lps = [(lp, cbc_lp(lp)) for lp, _ in relaxations(board, lp_seed(board))]
-    names = [d.name for d in DEFECTS if d.solver == "simplex@seed" and d.switchable]
+    names = [d.name for d in DEFECTS if d.solver == subject and d.switchable]
     for on in _trials(names):
         solve = lp_port(frozenset(on))
         for lp, want in lps:
@@ -66,7 +66,7 @@ def _explain_lp(board_text: str, kind: str) -> str | None:
 def _explain(subject: str, board_text: str, kind: str, mode: str) -> str | None:
     """The port against ``exact`` on the board (without its hidden mines), the fewest defects on first."""
     board = replace(parse_board(board_text), truth=None)
-    solvers = USES.get(subject, (subject,))
+    solvers = (subject, *BY_NAME[subject].carries)  # ilp@seed runs the seed simplex, defects and all
     names = [d.name for d in DEFECTS if d.solver in solvers and d.switchable]
     always = [d.name for d in DEFECTS if d.solver in solvers and not d.switchable]
     for on in _trials(names):

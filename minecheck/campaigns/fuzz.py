@@ -19,8 +19,9 @@ A worker process that dies (a crash below Python) takes every board in flight wi
 boards are rerun one at a time, so that the death is reported as a crash finding on the board
 that caused it and the campaign goes on.
 
-Every solver runs isolated (``minecheck.running.sandbox``): a CPU-time budget (``timeout``), a memory
-limit and an idle stop, enforced the same way in local processes and in dask's worker threads.
+Every solver runs isolated (``minecheck.running.sandbox``) within the campaign's ``Budget``: a CPU-time
+budget, a memory limit, an idle stop and an output limit, enforced the same way in local processes and in
+dask's worker threads.
 """
 
 from __future__ import annotations
@@ -40,14 +41,12 @@ from minecheck.check.crosscheck import check_board, check_boards
 from minecheck.check.findings import WHOLE_BOARD, Finding, Kind, read_findings
 from minecheck.model.answers import Mode
 from minecheck.model.boardtext import format_board
+from minecheck.model.budget import Budget
 from minecheck.model.errors import BadOption
-from minecheck.running.discovery import FIXED_VARIANTS, LP_SOLVER_NAMES, SEED_VARIANTS
-from minecheck.running.registry import REFERENCES, remember
+from minecheck.running.catalogue import REFERENCES, SUBJECTS, is_lp_solver
+from minecheck.running.registry import remember
 from minecheck.running.runfolder import RunFolder, Warn, holding
-from minecheck.running.sandbox import DEFAULT_MEMORY_MIB, Limits
 from minecheck.running.workqueue import run_tasks
-
-SEED_SUBJECTS, FIXED_SUBJECTS = SEED_VARIANTS, FIXED_VARIANTS
 
 # The default mix, a period of 48 boards.  Two boards in three walk the small sweep (small:WALK, in the
 # order of boards.small.small_walk: a covering prefix of the most varied tiny boards, then every board of
@@ -93,17 +92,11 @@ class Config:
     """Everything that decides a campaign's boards and checks (not how fast it runs)."""
 
     seed: int
-    subjects: tuple[str, ...] = SEED_SUBJECTS + FIXED_SUBJECTS
+    subjects: tuple[str, ...] = SUBJECTS
     references: tuple[str, ...] = REFERENCES
     generator: str = "mix"  # "mix", "small:N" (the sweep of boards of at most N cells), or "NAME" / "NAME:level"
-    timeout: float = 10.0  # CPU seconds per solver per board
-    memory_mib: int | None = DEFAULT_MEMORY_MIB  # memory a solver may add per board
-    idle: float | None = None  # seconds without CPU use before a blocked solver is stopped (None: the default)
+    budget: Budget = Budget()  # what each solver may use on each board
     definitions: tuple[str, ...] = ()  # how to make the solvers that are not built in (Definition JSON), for workers
-
-    @property
-    def limits(self) -> Limits:
-        return Limits(cpu=self.timeout, memory_mib=self.memory_mib, idle=self.idle)
 
 
 @dataclass(frozen=True)
@@ -175,7 +168,7 @@ def check_index(config: Config, index: int) -> BoardOutcome:
     board = generate_board(rec)
     remember(config.definitions)
     checks = check_board(board, config.subjects, references=config.references, recipe=rec, index=index,
-                         limits=config.limits)
+                         budget=config.budget)
     return _outcome(config, index, rec, checks, start)
 
 
@@ -189,7 +182,7 @@ def check_indices(config: Config, indices: tuple[int, ...]) -> list[BoardOutcome
     boards = [(generate_board(rec), rec, i) for rec, i in zip(recipes, indices)]
     remember(config.definitions)
     made = (time.perf_counter() - start) / len(indices)
-    checked = check_boards(boards, config.subjects, references=config.references, limits=config.limits)
+    checked = check_boards(boards, config.subjects, references=config.references, budget=config.budget)
     return [_outcome(config, i, rec, checks, time.perf_counter() - made - _seconds(checks))
             for (_, rec, i), checks in zip(boards, checked)]
 
@@ -201,7 +194,7 @@ def _seconds(checks) -> float:
 def _outcome(config: Config, index: int, rec: Recipe, checks, start: float) -> BoardOutcome:
     """A board's outcome from its checks: its findings, and the general random LP's with a simplex subject."""
     findings = [f for c in checks for f in c.findings]
-    lp_subjects = [s for s in config.subjects if s in LP_SOLVER_NAMES]
+    lp_subjects = [s for s in config.subjects if is_lp_solver(s)]
     if lp_subjects:
         from minecheck.check.lpcheck import check_lp, describe_lp, random_lp  # CBC and numpy: only with a simplex
 
@@ -242,16 +235,16 @@ def folder(out: Path) -> RunFolder:
     return RunFolder(out, "campaign.json", "boards.jsonl", lambda row: row["index"], lambda row: row["index"])
 
 
-def stored_limits(out: Path) -> Limits:
-    """The limits a campaign ran with (campaign.json), for shrinking and replaying its findings alike."""
+def stored_budget(out: Path) -> Budget:
+    """The budget a campaign ran with (campaign.json), for shrinking and replaying its findings alike."""
     stored = json.loads((out / "campaign.json").read_text())
-    return Limits(cpu=stored.get("timeout", Config.timeout), memory_mib=stored.get("memory_mib", DEFAULT_MEMORY_MIB),
-                  idle=stored.get("idle"))
+    return Budget.from_json(stored.get("budget", {}))
 
 
 def _defaults() -> dict:
     """Options a campaign.json written by an older minecheck may lack: they count as their defaults."""
-    return {f.name: f.default for f in fields(Config) if f.default is not MISSING}
+    return {f.name: f.default.to_json() if isinstance(f.default, Budget) else f.default
+            for f in fields(Config) if f.default is not MISSING}
 
 
 def _record(out: Path, outcome: BoardOutcome) -> None:

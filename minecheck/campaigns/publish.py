@@ -15,16 +15,16 @@ from pathlib import Path
 
 from minecheck.campaigns.attribution import explained_by
 from minecheck.campaigns.baseline import Baseline, news
-from minecheck.campaigns.fuzz import stored_limits
+from minecheck.campaigns.fuzz import stored_budget
 from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import Finding, Kind, read_findings
 from minecheck.check.shrink import has_board, shrink
 from minecheck.check.shrinkcache import finding_key, shrink_cached
 from minecheck.model.boardtext import parse_board
+from minecheck.model.budget import Budget
 from minecheck.model.errors import BoardFormatError
 from minecheck.report.pages import CampaignSummary, FindingPage, junit_xml, page_name, render_finding, render_index
 from minecheck.running.runfolder import write_text
-from minecheck.running.sandbox import Limits
 
 
 def ordered(findings: list[Finding]) -> list[Finding]:
@@ -34,25 +34,25 @@ def ordered(findings: list[Finding]) -> list[Finding]:
 SHRINK_BUDGET = 120.0  # at most this many seconds per finding: a timeout finding makes every call slow
 
 
-def shrink_budget(timeout: float | None) -> float:
-    """Seconds to spend shrinking one finding: ten solver timeouts, at least 20 s, at most SHRINK_BUDGET."""
-    return min(SHRINK_BUDGET, max(20.0, 10 * (timeout or SHRINK_BUDGET)))
+def shrink_seconds(budget: Budget) -> float:
+    """CPU seconds to spend shrinking one finding: ten solver budgets, at least 20 s, at most SHRINK_BUDGET."""
+    return min(SHRINK_BUDGET, max(20.0, 10 * (budget.cpu or SHRINK_BUDGET)))
 
 
-def _shrink_one(f: Finding, limits: Limits) -> dict:
+def _shrink_one(f: Finding, budget: Budget) -> dict:
     """Shrink one finding; a plain dict so it crosses process boundaries and lands in shrunk.jsonl."""
-    result = shrink(f, budget=shrink_budget(limits.cpu), limits=limits)
+    result = shrink(f, budget, seconds=shrink_seconds(budget))
     return {"key": finding_key(f), "finding": result.finding.to_json(), "stats": asdict(result.stats)}
 
 
-def shrink_representatives(out: Path, findings: list[Finding], per_signature: int, limits: Limits,
+def shrink_representatives(out: Path, findings: list[Finding], per_signature: int, budget: Budget,
                            pool: Executor | None = None) -> dict[int, dict]:
     """Shrunk results for the first findings of each signature, by finding number (cached on disk)."""
     wanted: dict[tuple, list[int]] = {}
     for n, f in enumerate(findings):
         if has_board(f) and len(wanted.setdefault(f.signature, [])) < per_signature:
             wanted[f.signature].append(n)
-    return shrink_cached(out, findings, [n for ns in wanted.values() for n in ns], _shrink_one, limits, pool)
+    return shrink_cached(out, findings, [n for ns in wanted.values() for n in ns], _shrink_one, budget, pool)
 
 
 def _board_or_none(text: str):
@@ -63,13 +63,13 @@ def _board_or_none(text: str):
         return None
 
 
-def _results(f: Finding, board_text: str, limits: Limits):
+def _results(f: Finding, board_text: str, budget: Budget):
     subjects = [] if f.kind is Kind.REFERENCE else [f.subject]
     references = [f.subject] if f.kind is Kind.REFERENCE else []
     board = parse_board(board_text)
     if f.mode.value == "global" and board.total_mines is None:
         return board, ()
-    (c,) = check_board(board, subjects, [f.mode], references, limits=limits)
+    (c,) = check_board(board, subjects, [f.mode], references, budget=budget)
     return board, c.results
 
 
@@ -78,7 +78,7 @@ def shrunk_boards(out: Path, per_signature: int = 2, pool: Executor | None = Non
     number): a shrink its budget cut short ends on a board that depends on where it started (say a
     dpll@seed stack overflow, a few seconds a call), so it is no signature and is judged by its group."""
     findings = ordered(read_findings(out))
-    shrunk = shrink_representatives(out, findings, per_signature, stored_limits(out), pool)
+    shrunk = shrink_representatives(out, findings, per_signature, stored_budget(out), pool)
     return findings, {n: Finding.from_json(entry["finding"]).board for n, entry in shrunk.items()
                       if not entry["stats"].get("cut_short")}
 
@@ -107,8 +107,8 @@ def publish(out: Path, per_signature: int = 2, pool: Executor | None = None) -> 
     boards = [json.loads(line) for line in (out / "boards.jsonl").read_text().splitlines() if line.strip()] \
         if (out / "boards.jsonl").exists() else []
     findings = ordered(read_findings(out))
-    limits = stored_limits(out)
-    shrunk = shrink_representatives(out, findings, per_signature, limits, pool)
+    budget = stored_budget(out)
+    shrunk = shrink_representatives(out, findings, per_signature, budget, pool)
     shrunk_boards = {}
     recorded = {b["index"]: tuple(sorted(b.get("solver_seconds", {}).items())) for b in boards}
     for n, f in enumerate(findings):
@@ -117,8 +117,8 @@ def publish(out: Path, per_signature: int = 2, pool: Executor | None = None) -> 
         if n in shrunk:
             small = Finding.from_json(shrunk[n]["finding"])
             small = Finding(**{**small.__dict__, "extra": {"original_board": f.board}})
-            original, original_results = _results(f, f.board, limits)
-            board, results = _results(small, small.board, limits)
+            original, original_results = _results(f, f.board, budget)
+            board, results = _results(small, small.board, budget)
             page = FindingPage(small, n, original, board, original_results, results, shrunk[n]["stats"], timings)
             shrunk_boards[n] = small.board
         elif (drawn := _board_or_none(f.board)) is not None:

@@ -13,8 +13,8 @@ import re
 from concurrent.futures import Executor
 from pathlib import Path
 
-from minecheck.campaigns.fuzz import stored_limits
-from minecheck.campaigns.publish import ordered, shrink_budget, shrink_representatives
+from minecheck.campaigns.fuzz import stored_budget
+from minecheck.campaigns.publish import ordered, shrink_representatives, shrink_seconds
 from minecheck.check.findings import REGRESSIONS, WHOLE_BOARD, Finding, Kind, read_findings
 from minecheck.check.shrink import has_board, shrink
 from minecheck.model.errors import BadOption
@@ -68,7 +68,7 @@ def load_all(directory: Path = REGRESSIONS) -> dict[str, Finding]:
 def save_shrunk(out: Path, directory: Path, per_signature: int = 2, pool: Executor | None = None) -> list[Path]:
     """Save the shrunk representatives of a campaign's findings (as the report shrinks them; cached)."""
     findings = [f for f in ordered(read_findings(out)) if why_not_replayable(f) is None]
-    shrunk = shrink_representatives(out, findings, per_signature, stored_limits(out), pool)
+    shrunk = shrink_representatives(out, findings, per_signature, stored_budget(out), pool)
     paths = {save(Finding.from_json(entry["finding"]), directory) for entry in shrunk.values()}
     return sorted(paths)
 
@@ -82,5 +82,5 @@ def save_numbered(out: Path, number: int, directory: Path) -> Path:
     why = why_not_replayable(finding)
     if why:
         raise BadOption(f"finding {number} is not saved as a regression: {why}")
-    limits = stored_limits(out)
-    return save(shrink(finding, budget=shrink_budget(limits.cpu), limits=limits).finding, directory)
+    budget = stored_budget(out)
+    return save(shrink(finding, budget, seconds=shrink_seconds(budget)).finding, directory)

@@ -259,7 +259,7 @@ def tooth_on_board(d: Defect, board: Board, found: str) -> Tooth | None:
     done, findings = within_cpu(BOARD_CPU, partial(board_findings, board, solver))
     if not done or not findings:
         return None
-    shrunk = shrink(findings[0], max_calls=SHRINK_CALLS, timeout=None, solver=solver)
+    shrunk = shrink(findings[0], None, max_calls=SHRINK_CALLS, solver=solver)
     partner = PARTNER.get(d.name, "")
     return Tooth(d.name, d.article, d.solver, found + (f" (with `{partner}` on)" if partner else ""),
                  shrunk.finding.kind.value, format_board(shrunk.board), note=MASKED.get(d.name, ""), partner=partner)

@@ -18,12 +18,10 @@ from minecheck.check.findings import Finding, Kind
 from minecheck.model.answers import Mode, SolverResult
 from minecheck.model.board import Board
 from minecheck.model.boardtext import format_board
+from minecheck.model.budget import Budget
 from minecheck.model.solver import Solver
-from minecheck.running.discovery import LP_SOLVER_NAMES
-from minecheck.running.registry import REFERENCES, get_solver, limits_for, run_solver, run_solver_batch
-from minecheck.running.sandbox import Limits
-
-GROUND_TRUTH = "exact"
+from minecheck.running.catalogue import GROUND_TRUTH, REFERENCES, is_lp_solver
+from minecheck.running.registry import get_solver, run_solver, run_solver_batch
 
 
 @dataclass(frozen=True)
@@ -59,26 +57,23 @@ def modes_for(board: Board) -> tuple[Mode, ...]:
 
 def check_board(board: Board, subjects: Sequence[str | Solver], modes: Sequence[Mode] | None = None,
                 references: Sequence[str | Solver] = REFERENCES, recipe: Recipe | None = None,
-                index: int | None = None, timeout: float | None = None,
-                limits: Limits | None = None) -> tuple[BoardCheck, ...]:
+                index: int | None = None, budget: Budget | None = None) -> tuple[BoardCheck, ...]:
     """Cross-check a board in each mode (default: every mode the board allows).
 
     Solvers are named, or given as objects with the Solver protocol.  Every solver, references
-    included, runs isolated within ``limits`` (or a CPU budget of ``timeout`` seconds); with
-    neither, in-process.
+    included, runs isolated within ``budget`` (None: in this process, unlimited: trusted code only).
     """
-    return check_boards([(board, recipe, index)], subjects, modes, references, timeout, limits)[0]
+    return check_boards([(board, recipe, index)], subjects, modes, references, budget)[0]
 
 
 def check_boards(boards: Sequence[tuple[Board, Recipe | None, int | None]], subjects: Sequence[str | Solver],
                  modes: Sequence[Mode] | None = None, references: Sequence[str | Solver] = REFERENCES,
-                 timeout: float | None = None, limits: Limits | None = None) -> list[tuple[BoardCheck, ...]]:
+                 budget: Budget | None = None) -> list[tuple[BoardCheck, ...]]:
     """``check_board`` on each (board, recipe, index), with each solver given all its boards in one sandboxed run
     (``minecheck.running.batch``): tiny boards cost a sandbox call each no more, and a solver that hangs or
     crashes on one board costs a finding on that board alone.  Results and findings are those of
     ``check_board`` board by board."""
-    limits = limits or limits_for(timeout)
-    lp_subjects = [s for s in subjects if isinstance(s, str) and s in LP_SOLVER_NAMES]
+    lp_subjects = [s for s in subjects if isinstance(s, str) and is_lp_solver(s)]
     everyone = {name_of(s): solver(s) for s in [GROUND_TRUTH, *references, *subjects] if s not in lp_subjects}
     subjects = [name_of(s) for s in subjects if s not in lp_subjects]
     wanted = [(k, mode) for k, (board, _, _) in enumerate(boards) for mode in (modes or modes_for(board))]
@@ -86,8 +81,8 @@ def check_boards(boards: Sequence[tuple[Board, Recipe | None, int | None]], subj
     for name, who in everyone.items():
         mine = [(k, mode) for k, mode in wanted if mode in who.modes]
         items = [(boards[k][0], mode) for k, mode in mine]
-        answers = ([run_solver(who, *items[0], limits=limits)] if len(items) == 1
-                   else run_solver_batch(who, items, limits))
+        answers = ([run_solver(who, *items[0], budget)] if len(items) == 1
+                   else run_solver_batch(who, items, budget))
         for key, answer in zip(mine, answers):
             results[key][name] = answer
     out: list[list[BoardCheck]] = [[] for _ in boards]

@@ -8,25 +8,31 @@ mixes feasible, infeasible, unbounded and degenerate problems.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import random
 import warnings
 from collections.abc import Callable, Sequence
+from functools import cache
 
 import pulp
 
 from minecheck.check.findings import Finding, Kind
-from minecheck.engine.constraints import Contradiction, build_constraints
+from minecheck.engine.constraints import Component, Contradiction, build_constraints
 from minecheck.model.answers import TOLERANCE, Mode
 from minecheck.model.board import Board
 from minecheck.model.boardtext import format_board
 from minecheck.model.errors import ReferenceFailure
-from minecheck.running.discovery import LP_SOLVER_NAMES
-from minecheck.solvers.ilp_fixed import relaxation_lp
-from minecheck.solvers.simplex import INFEASIBLE, LP, OPTIMAL, UNBOUNDED, LPResult, solve_fixed, solve_seed
+from minecheck.running.catalogue import BY_NAME, LP_REFERENCE, LP_SOLVERS
+from minecheck.solvers.simplex import INFEASIBLE, LP, OPTIMAL, UNBOUNDED, LPResult
 
-LP_SOLVERS: dict[str, Callable[[LP], LPResult]] = {"simplex@seed": solve_seed, "simplex@fixed": solve_fixed}
-assert tuple(LP_SOLVERS) == LP_SOLVER_NAMES
-REFERENCE = "cbc"
+REFERENCE = LP_REFERENCE  # CBC, through PuLP
+
+
+@cache
+def lp_solver(name: str) -> Callable[[LP], LPResult]:
+    """The LP solver a catalogue name stands for (its target: ``module:function``)."""
+    module, _, attribute = BY_NAME[name].target.partition(":")
+    return getattr(importlib.import_module(module), attribute)
 
 
 # Degenerate LPs on which the leaving rule decides whether the simplex ends.  With b = 0 (or nearly) every
@@ -156,7 +162,7 @@ def check_lp(lp: LP, subjects: Sequence[str], text: str, mode: Mode = Mode.LOCAL
     found = []
     for name in subjects:
         try:
-            diff = lp_difference(LP_SOLVERS[name](lp), want)
+            diff = lp_difference(lp_solver(name)(lp), want)
             kind = Kind.LP
         except Exception as err:  # the simplex under test raised: that is its answer
             diff, kind = (f"{type(err).__name__}: {err}", want.status), Kind.CRASH
@@ -180,9 +186,30 @@ def relaxations(board: Board, seed: int) -> list[tuple[LP, str]]:
     out = []
     for k, comp in enumerate(components):
         objective = [rng.randint(-3, 3) for _ in comp.cells]
-        out.append((relaxation_lp(comp, objective),
+        out.append((component_relaxation(comp, objective),
                     f"relaxation of component {k} ({len(comp.cells)} cells), objective {objective}"))
     return out
+
+
+def component_relaxation(comp: Component, objective: Sequence[float]) -> LP:
+    """A component's LP relaxation, written here from its equations (not by the solvers under test): columns
+    x (one per cell) then one bound slack s per cell, rows "these cells hold k mines" then x + s = 1."""
+    n = len(comp.cells)
+    at = {cell: i for i, cell in enumerate(comp.cells)}
+    rows, rhs = [], []
+    for eq in comp.equations:
+        row = [0.0] * (2 * n)
+        for cell in eq.cells:
+            row[at[cell]] = 1.0
+        rows.append(tuple(row))
+        rhs.append(float(eq.mines))
+    for i in range(n):
+        row = [0.0] * (2 * n)
+        row[i] = row[n + i] = 1.0
+        rows.append(tuple(row))
+        rhs.append(1.0)
+    cost = tuple(float(k) for k in objective) + (0.0,) * n
+    return LP(tuple(rows), tuple(rhs), cost)
 
 
 def check_relaxations(board: Board, subjects: Sequence[str], seed: int, index: int | None = None) -> list[Finding]:

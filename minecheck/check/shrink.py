@@ -25,10 +25,11 @@ from minecheck.check.findings import WHOLE_BOARD, Finding, Kind
 from minecheck.model.answers import Mode
 from minecheck.model.board import COVERED, FLAG, Board, crop_cell
 from minecheck.model.boardtext import format_board, parse_board
+from minecheck.model.budget import DEFAULT_BUDGET, Budget
 from minecheck.model.position import Position, position_of, render
 from minecheck.model.solver import Solver
-from minecheck.running.discovery import LP_SOLVER_NAMES
-from minecheck.running.sandbox import Limits, thread_cpu
+from minecheck.running.catalogue import is_lp_solver
+from minecheck.running.sandbox import thread_cpu
 
 Shape = Position | Board  # what is shrunk: the choices behind a board, or the board itself
 
@@ -54,7 +55,7 @@ class Shrunk:
     stats: ShrinkStats
 
 
-def still_shows(finding: Finding, timeout: float | None = 10.0, limits: Limits | None = None,
+def still_shows(finding: Finding, budget: Budget | None = DEFAULT_BUDGET,
                 solver: Solver | None = None) -> Callable[[Board], Finding | None]:
     """The predicate: rerun the finding's solver and reference on a board; the matching finding or None.
 
@@ -72,7 +73,7 @@ def still_shows(finding: Finding, timeout: float | None = 10.0, limits: Limits |
     def check(board: Board, origin: tuple[int, int] = (0, 0)) -> Finding | None:  # a solver keeps no cells
         if finding.mode is Mode.GLOBAL and board.total_mines is None:
             return None
-        for c in check_board(board, subjects, [finding.mode], references, timeout=timeout, limits=limits):
+        for c in check_board(board, subjects, [finding.mode], references, budget=budget):
             for f in c.findings:
                 if f.kind is finding.kind and f.subject == finding.subject:
                     return f
@@ -86,19 +87,19 @@ def has_board(finding: Finding) -> bool:
     check failed (its worker died) names no single solver to rerun."""
     if finding.detail == WHOLE_BOARD:
         return False
-    return not (finding.subject in LP_SOLVER_NAMES and not finding.detail.startswith("relaxation"))
+    return not (is_lp_solver(finding.subject) and not finding.detail.startswith("relaxation"))
 
 
 Predicate = Callable[[Board, tuple[int, int]], Finding | None]  # a candidate board (and where its top-left
 # cell was on the finding's board) -> the finding it still shows, or None
 
 
-def shrink(finding: Finding, max_calls: int = 2000, timeout: float | None = 10.0,
-           budget: float | None = None, limits: Limits | None = None, solver: Solver | None = None,
-           predicate: Predicate | None = None) -> Shrunk:
-    """Shrink the finding's board to a 1-minimal one (for the passes) that still shows it.
+def shrink(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, max_calls: int = 2000,
+           seconds: float | None = None, solver: Solver | None = None, predicate: Predicate | None = None) -> Shrunk:
+    """Shrink the finding's board to a 1-minimal one (for the passes) that still shows it, each check's
+    solvers run within ``budget`` (None: in this process).
 
-    ``max_calls`` and ``budget`` (CPU seconds, this process's and its solvers') bound the work, so
+    ``max_calls`` and ``seconds`` (CPU seconds, this process's and its solvers') bound the work, so
     a busy machine shrinks as far as a quiet one; a shrink cut short is still a valid, smaller
     board, and its stats say it was cut short.  ``solver``: the finding's solver as an object,
     when no name makes it (see ``still_shows``).  ``predicate``: what "still shows it" means, when not
@@ -109,7 +110,7 @@ def shrink(finding: Finding, max_calls: int = 2000, timeout: float | None = 10.0
     start, cpu_start = time.perf_counter(), cpu_seconds()
     board = parse_board(finding.board)
     shape: Shape = _start_shape(finding, board)
-    predicate = predicate or still_shows(finding, timeout, limits, solver)
+    predicate = predicate or still_shows(finding, budget, solver)
     stats = ShrinkStats(cells_before=board.size, covered_before=len(board.covered))
     best = finding
     origin = (0, 0)  # where the shape's top-left cell is on the finding's board: a player's state may name cells
@@ -117,7 +118,7 @@ def shrink(finding: Finding, max_calls: int = 2000, timeout: float | None = 10.0
     passes = POSITION_PASSES if isinstance(shape, Position) else BOARD_PASSES
 
     def exhausted() -> bool:
-        out_of_time = budget is not None and cpu_seconds() - cpu_start > budget
+        out_of_time = seconds is not None and cpu_seconds() - cpu_start > seconds
         stats.cut_short = stats.cut_short or out_of_time or stats.calls >= max_calls
         return stats.cut_short
 
@@ -154,7 +155,7 @@ def shrink(finding: Finding, max_calls: int = 2000, timeout: float | None = 10.0
 
 
 def cpu_seconds() -> float:
-    """CPU time of this thread and of its sandboxed solver runs (``isolation.thread_cpu``): a pool
+    """CPU time of this thread and of its sandboxed solver runs (``sandbox.thread_cpu``): a pool
     worker's earlier tasks do not count against this shrink, so the budget stops it where it would
     stop in a fresh process."""
     return thread_cpu()

@@ -14,7 +14,7 @@ from typing import TypeVar
 from minecheck.check.findings import Finding
 
 SHRUNK = "shrunk.jsonl"
-A = TypeVar("A")  # what a shrink function takes beside the finding: limits, a timeout
+A = TypeVar("A")  # what a shrink function takes beside the finding: its budget
 
 
 def finding_key(f: Finding) -> str:

@@ -40,17 +40,18 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 
-from minecheck.check.crosscheck import GROUND_TRUTH
 from minecheck.check.findings import Finding, Kind
 from minecheck.engine.counter import Count, count_board
 from minecheck.model.answers import Mode, SolverResult, Verdict
 from minecheck.model.board import Board, crop_cell, label
 from minecheck.model.boardtext import format_board, parse_board
+from minecheck.model.budget import DEFAULT_BUDGET, Budget
 from minecheck.model.errors import BadOption
 from minecheck.play.endgame import ENDGAME_LAYOUTS, move_shortfall
 from minecheck.play.game import Action, Move
 from minecheck.play.oracle import OracleLimit, board_move_values
 from minecheck.play.player import Player, relocated
+from minecheck.running.catalogue import GROUND_TRUTH
 
 DECISION_MARGIN = Fraction(1, 20)  # a guess may be this much riskier than the safest cell before it is bad
 OPTIMAL_MARGIN = Fraction(1, 100)  # an open move may win this much less often than the best move before it is bad
@@ -248,7 +249,7 @@ def cropped_cell(width: int, board: Board, origin: tuple[int, int]) -> Callable[
     return lambda cell: crop_cell(width, cell, *origin, board.width, board.height)
 
 
-def still_decides_badly(finding: Finding, player: Player, timeout: float | None = 10.0
+def still_decides_badly(finding: Finding, player: Player, budget: Budget | None = DEFAULT_BUDGET
                         ) -> Callable[[Board, tuple[int, int]], Finding | None]:
     """The shrink predicate of a decision finding: on a candidate board, the player (from the stored
     state) still makes a move with the same flaw; the finding on that board, or None.
@@ -265,7 +266,7 @@ def still_decides_badly(finding: Finding, player: Player, timeout: float | None 
             return None
         seen = replace(board, truth=None)
         moved = relocated(player, state, cropped_cell(width, board, origin))
-        decision = player.decide(seen, moved, timeout)
+        decision = player.decide(seen, moved, budget)
         if decision.error:
             return None
         try:

@@ -16,9 +16,8 @@ from typing import Protocol, runtime_checkable
 
 from minecheck.model.answers import SolverResult
 from minecheck.model.board import Board
+from minecheck.model.budget import Budget
 from minecheck.play.game import Move
-
-DEFAULT_TIMEOUT = 30.0  # CPU seconds a player's solver gets per decision before it is stopped and loses
 
 State = object  # a player's state between decisions: ints, strings and tuples (JSON lists read back as tuples)
 
@@ -43,8 +42,8 @@ class Player(Protocol):
         """The state at the start of a game whose seed is ``seed``."""
         ...
 
-    def decide(self, board: Board, state: State, timeout: float | None = None) -> Decision:
-        """The moves on this view; a solver it calls gets ``timeout`` seconds."""
+    def decide(self, board: Board, state: State, budget: Budget | None = None) -> Decision:
+        """The moves on this view; a solver it calls runs within ``budget`` (None: in this process)."""
         ...
 
 

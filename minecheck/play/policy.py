@@ -24,6 +24,7 @@ import random
 
 from minecheck.model.answers import Mode, SolverResult, Verdict
 from minecheck.model.board import Board
+from minecheck.model.budget import Budget
 from minecheck.model.solver import Solver
 from minecheck.play.game import Action, Move
 from minecheck.play.player import Decision
@@ -86,8 +87,8 @@ class PolicyPlayer:
         ``random.Random(seed)``; a guess from that same stream would pick the first mine dealt)."""
         return next_seed(seed)
 
-    def decide(self, board: Board, state: int, timeout: float | None = None) -> Decision:
-        result = run_solver(self.solver, board, self.mode, timeout)
+    def decide(self, board: Board, state: int, budget: Budget | None = None) -> Decision:
+        result = run_solver(self.solver, board, self.mode, budget)
         if result.error:
             return Decision((), state, result, result.error, result.seconds)
         moves = policy_moves(board, result, state)

@@ -23,6 +23,7 @@ from minecheck.check.shrinkcache import finding_key, shrink_cached
 from minecheck.model.answers import Mode, SolverResult
 from minecheck.model.board import COVERED, FLAG, Board, label
 from minecheck.model.boardtext import parse_board
+from minecheck.model.budget import Budget
 from minecheck.play.decisions import (
     DECISION_MARGIN,
     OPTIMAL_MARGIN,
@@ -52,11 +53,11 @@ SHRINK_TRIES = 3  # findings of one group shrunk before the report shows a board
 REPLAY_BOARDS = 8  # a lost game's replay draws the boards of its last decisions (all of its moves are listed)
 
 
-def _shrink_one(f: Finding, how: tuple[float, tuple[str, ...]]) -> dict:
-    timeout, definitions = how
+def _shrink_one(f: Finding, how: tuple[Budget, tuple[str, ...]]) -> dict:
+    budget, definitions = how
     remember(definitions)  # a pool worker makes the run's own solvers by name
-    predicate = still_decides_badly(f, get_player(f.subject), timeout)
-    result = shrink(f, timeout=timeout, budget=SHRINK_SECONDS, predicate=predicate)
+    predicate = still_decides_badly(f, get_player(f.subject), budget)
+    result = shrink(f, budget, seconds=SHRINK_SECONDS, predicate=predicate)
     return {"key": finding_key(f), "finding": result.finding.to_json(), "stats": asdict(result.stats)}
 
 
@@ -75,7 +76,7 @@ def groups(findings: list[Finding]) -> dict[tuple[str, str], list[int]]:
     return out
 
 
-def shrink_groups(out: Path, findings: list[Finding], per_flaw: int, timeout: float,
+def shrink_groups(out: Path, findings: list[Finding], per_flaw: int, budget: Budget,
                   pool: Executor | None = None, definitions: tuple[str, ...] = ()) -> dict[int, dict]:
     """Shrunk results for the first ``per_flaw`` findings of each group, by number (cached in shrunk.jsonl).
 
@@ -88,7 +89,7 @@ def shrink_groups(out: Path, findings: list[Finding], per_flaw: int, timeout: fl
     chosen = {key: numbers[:per_flaw] for key, numbers in every.items()}
     while True:
         shrunk = shrink_cached(out, findings, [n for ns in chosen.values() for n in ns], _shrink_one,
-                               (timeout, definitions), pool)
+                               (budget, definitions), pool)
         stuck = [key for key, ns in chosen.items()
                  if len(ns) < min(SHRINK_TRIES, len(every[key])) and not any(_got_far(shrunk[n]) for n in ns)]
         if not stuck:
@@ -102,18 +103,18 @@ def _got_far(result: dict) -> bool:
     return stats["cut_short"] or 4 * stats["cells_after"] <= stats["cells_before"]
 
 
-def decision_results(f: Finding, board: Board, timeout: float) -> tuple[SolverResult, ...]:
+def decision_results(f: Finding, board: Board, budget: Budget) -> tuple[SolverResult, ...]:
     """What the player's solver answered on the finding's board (named as the player) and the exact answer."""
-    return _decided(f, board, timeout)[1]
+    return _decided(f, board, budget)[1]
 
 
-def _decided(f: Finding, board: Board, timeout: float) -> tuple[Decision | None, tuple[SolverResult, ...]]:
+def _decided(f: Finding, board: Board, budget: Budget) -> tuple[Decision | None, tuple[SolverResult, ...]]:
     """The player's decision again on the finding's board, and its solver's answer beside the exact one."""
     seen = replace(board, truth=None)
     if seen.total_mines is None:
         return None, ()
-    decision = get_player(f.subject).decide(seen, replay_state(f), timeout)
-    exact = run_solver(get_solver(f.reference), seen, Mode.GLOBAL, timeout)
+    decision = get_player(f.subject).decide(seen, replay_state(f), budget)
+    exact = run_solver(get_solver(f.reference), seen, Mode.GLOBAL, budget)
     mine = () if decision.result is None else (replace(decision.result, solver=f.subject),)
     return decision, mine + (exact,)
 
@@ -156,19 +157,19 @@ PLAY_INDEX = ("index.html", "play index")
 
 
 def finding_pages(out: Path, findings: list[Finding], shrunk: dict[int, dict], pages_per_flaw: int,
-                  timeout: float) -> set[int]:
+                  budget: Budget) -> set[int]:
     """Write the pages of the first findings of each group; the numbers that have a page."""
     written = set()
     for numbers in groups(findings).values():
         for n in numbers[:pages_per_flaw]:
             f = findings[n]
             original = parse_board(f.board)
-            in_game, original_results = _decided(f, original, timeout)
+            in_game, original_results = _decided(f, original, budget)
             if n in shrunk:
                 small = Finding.from_json(shrunk[n]["finding"])
                 small = replace(small, extra={**small.extra, "original_board": f.board})
                 board = parse_board(small.board)
-                decided, small_results = _decided(small, board, timeout)
+                decided, small_results = _decided(small, board, budget)
                 page = FindingPage(small, n, original, board, original_results, small_results, shrunk[n]["stats"],
                                    back=PLAY_INDEX, notes=decision_notes(f, small, decided, board),
                                    commands=decision_commands(f, small))
@@ -250,8 +251,8 @@ def publish_play(out: Path, per_flaw: int = 1, pages_per_flaw: int = 20, pool: E
     games = read_games(out)
     players = list(json.loads((out / "play.json").read_text())["players"])
     findings = ordered(read_findings(out), players)
-    shrunk = shrink_groups(out, findings, per_flaw, config.timeout, pool, config.definitions)
-    paged = finding_pages(out, findings, shrunk, pages_per_flaw, config.timeout)
+    shrunk = shrink_groups(out, findings, per_flaw, config.budget, pool, config.definitions)
+    paged = finding_pages(out, findings, shrunk, pages_per_flaw, config.budget)
     rates = win_rates(out)
     anchors = ANCHORS.get(config.size, ()) if config.first_click == "safe-3x3" else ()
     optimal = optimal_value(config) if config.judge == "optimal" else None

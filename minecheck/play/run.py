@@ -32,13 +32,14 @@ from minecheck.engine.counter import count_board
 from minecheck.model.answers import Mode
 from minecheck.model.board import label
 from minecheck.model.boardtext import format_board
+from minecheck.model.budget import Budget
 from minecheck.model.errors import BadOption
 from minecheck.model.position import render
 from minecheck.play import game as rules
 from minecheck.play import oracle
 from minecheck.play.decisions import DECISION_MARGIN, JUDGES, OPTIMAL_MARGIN, as_finding, judge_with
 from minecheck.play.game import Action, FirstClick, Game, Move, game_seed, parse_size, play_move, view
-from minecheck.play.player import DEFAULT_TIMEOUT, Player
+from minecheck.play.player import Player
 from minecheck.play.players import get_player
 from minecheck.play.winrate import WinRate
 from minecheck.running.registry import remember, require_runnable
@@ -54,7 +55,7 @@ class PlayConfig:
     players: tuple[str, ...]
     size: str = "beginner"
     first_click: str = FirstClick.SAFE_3X3.value
-    timeout: float = DEFAULT_TIMEOUT  # CPU seconds per decision
+    budget: Budget = Budget()  # what a player's solver may use per decision
     first_cell: str = "centre"  # or "ROW,COL"
     definitions: tuple[str, ...] = ()  # how workers make the solvers not built in (discovery.Definition JSON)
     judge: str = "probability"  # or "optimal": also each open move's chance of winning, by the oracle
@@ -155,7 +156,7 @@ def play_game(config: PlayConfig, name: str, index: int) -> GameRecord:
     while not game.over:
         board = view(game)
         started = time.perf_counter()
-        decision = player.decide(board, state, config.timeout)
+        decision = player.decide(board, state, config.budget)
         play_s += time.perf_counter() - started
         if decision.error:
             outcome, error = "lost to an error", decision.error
@@ -220,7 +221,8 @@ def read_games(out: Path) -> list[dict]:
 
 def read_config(out: Path) -> PlayConfig:
     data = json.loads((out / "play.json").read_text())
-    return PlayConfig(data["seed"], tuple(data["players"]), data["size"], data["first_click"], data["timeout"],
+    return PlayConfig(data["seed"], tuple(data["players"]), data["size"], data["first_click"],
+                      Budget.from_json(data.get("budget", {})),
                       data.get("first_cell", "centre"), tuple(data.get("definitions", ())),
                       data.get("judge", "probability"))
 

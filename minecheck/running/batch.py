@@ -17,7 +17,7 @@ survive in the process that ran it, the batch cannot either:
 A whole batch has the CPU budget of all its items together, so a solver stuck in C with no return to
 Python is stopped later than alone (after the budgets of the items left, not its own); every other stop
 comes at the item's own budget.  Solvers that run programs of their own (``runs_own_process``) are run
-one call at a time, as they enforce the limits themselves.
+one call at a time, as they enforce the budget themselves.
 """
 
 from __future__ import annotations
@@ -32,15 +32,16 @@ from dataclasses import replace
 
 from minecheck.model.answers import Failure, FailureKind, Mode
 from minecheck.model.board import Board
+from minecheck.model.budget import Budget
 from minecheck.model.solver import Solver
 from minecheck.running import sandbox
-from minecheck.running.sandbox import Limits, Outcome, Stop, stop_failure
+from minecheck.running.stops import Outcome, Stop, stop_failure
 
 Item = tuple[Board, Mode]
 
 
 class BatchRunner:
-    """Runs one solver's items one after another inside the sandbox, each under the item's limits, and
+    """Runs one solver's items one after another inside the sandbox, each under the item's budget, and
     says in shared memory which item it is on."""
 
     def __init__(self, solver: Solver):
@@ -50,13 +51,13 @@ class BatchRunner:
     def current(self) -> int:
         return struct.unpack_from("<q", self.mark)[0]
 
-    def run(self, items: Sequence[Item], limits: Limits) -> list[Outcome]:
+    def run(self, items: Sequence[Item], budget: Budget) -> list[Outcome]:
         """Each item's outcome, in order; the list ends early at an item that was stopped."""
         _, hard = resource.getrlimit(resource.RLIMIT_AS)
         out = []
         for k, (board, mode) in enumerate(items):
             struct.pack_into("<q", self.mark, 0, k)
-            outcome = sandbox._run_limited(self.solver.solve, (board, mode), limits, hard)
+            outcome = sandbox._run_limited(self.solver.solve, (board, mode), budget, hard)
             out.append(outcome)
             if outcome.stop is not None:
                 break  # after a stop the heap may be in any state: the caller goes on in a fresh sandbox
@@ -79,22 +80,22 @@ def runner(solver: Solver) -> BatchRunner:
     return made
 
 
-def batch_limits(limits: Limits, items: int) -> Limits:
-    """The whole call's limits: the items' CPU budgets together; memory and idle as for one item."""
-    return replace(limits, cpu=None if limits.cpu is None else limits.cpu * items)
+def batch_budget(budget: Budget, items: int) -> Budget:
+    """The whole call's budget: the items' CPU budgets together; memory and idle as for one item."""
+    return replace(budget, cpu=None if budget.cpu is None else budget.cpu * items)
 
 
-def run_batch(solver: Solver, items: Sequence[Item], limits: Limits | None) -> list[Outcome]:
-    """Every item's outcome, as ``sandbox.run(solver, "solve", item, limits)`` would give it, in one sandboxed
-    call where possible (in-process, one by one, when ``limits`` is None or the solver runs its own process)."""
-    if limits is None or not sandbox.SUPPORTED or getattr(solver, "runs_own_process", False):
-        return [_one(solver, item, limits) for item in items]
+def run_batch(solver: Solver, items: Sequence[Item], budget: Budget | None) -> list[Outcome]:
+    """Every item's outcome, as ``sandbox.run(solver, "solve", item, budget)`` would give it, in one sandboxed
+    call where possible (in-process, one by one, when ``budget`` is None or the solver runs its own process)."""
+    if budget is None or not sandbox.SUPPORTED or getattr(solver, "runs_own_process", False):
+        return [_one(solver, item, budget) for item in items]
     outcomes: list[Outcome | None] = [None] * len(items)
     pending = list(range(len(items)))
     batch = runner(solver)
     while pending:
         struct.pack_into("<q", batch.mark, 0, -1)
-        call = sandbox.run(batch, "run", ([items[i] for i in pending], limits), batch_limits(limits, len(pending)))
+        call = sandbox.run(batch, "run", ([items[i] for i in pending], budget), batch_budget(budget, len(pending)))
         if call.error is None and isinstance(call.value, list):
             for i, outcome in zip(pending, call.value):
                 outcomes[i] = outcome
@@ -107,26 +108,26 @@ def run_batch(solver: Solver, items: Sequence[Item], limits: Limits | None) -> l
             # not stopped on an item (an answer that could not be sent back, a death after the last item):
             # what is left runs one call at a time, as it would have alone
             for i in pending:
-                outcomes[i] = _one(solver, items[i], limits)
+                outcomes[i] = _one(solver, items[i], budget)
             break
-        outcomes[pending[k]] = _blamed(call, limits)
+        outcomes[pending[k]] = _blamed(call, budget)
         pending = pending[:k] + pending[k + 1:]
     answered = [o for o in outcomes if o is not None]
     assert len(answered) == len(items), "every item of a batch gets an outcome"
     return answered
 
 
-def _one(solver: Solver, item: Item, limits: Limits | None) -> Outcome:
+def _one(solver: Solver, item: Item, budget: Budget | None) -> Outcome:
     if getattr(solver, "runs_own_process", False):
-        return sandbox.run(solver, "solve_limited", (*item, limits), None)
-    return sandbox.run(solver, "solve", item, limits)
+        return sandbox.run(solver, "solve_limited", (*item, budget), None)
+    return sandbox.run(solver, "solve", item, budget)
 
 
-def _blamed(call: Outcome, limits: Limits) -> Outcome:
+def _blamed(call: Outcome, budget: Budget) -> Outcome:
     """The outcome of the item a whole batch call was lost on: the stop or death, in the words the item's own
     call would have had (its own budget, not the batch's)."""
     if call.stop is not None and call.stop is not Stop.DIED:
-        failure = stop_failure(call.stop, limits)
+        failure = stop_failure(call.stop, budget)
         return Outcome(error=failure.message, stop=call.stop, cpu=call.cpu, wall=call.wall, how=call.how)
     failure = call.failure or Failure(FailureKind.CRASH, "Died: the solver's process ended without answering")
     return Outcome(error=failure.message, stop=call.stop, cpu=call.cpu, wall=call.wall, how=call.how)

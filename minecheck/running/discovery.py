@@ -24,23 +24,9 @@ from functools import cache
 from pathlib import Path
 
 from minecheck.model.errors import UnknownSolver
+from minecheck.running.catalogue import CATALOGUE, LP_SOLVERS, Role
 
-BUILT_IN: dict[str, str] = {
-    "exact": "minecheck.solvers.exact:ExactSolver",
-    "ilp@seed": "minecheck.solvers.ilp_seed:seed_solver",
-    "ilp@fixed": "minecheck.solvers.ilp_fixed:fixed_solver",
-    "dpll@seed": "minecheck.solvers.dpll_seed:seed_solver",
-    "dpll@fixed": "minecheck.solvers.dpll_fixed:fixed_solver",
-    "gibbs@seed": "minecheck.solvers.gibbs_seed:seed_solver",
-    "gibbs@fixed": "minecheck.solvers.gibbs_fixed:fixed_solver",
-    "cbc": "minecheck.references.cbc:make",
-    "minisat": "minecheck.references.minisat:make",
-    "brute": "minecheck.references.brute:make",
-    "ms_toollib": "minecheck.solvers.toollib:make",
-}
-SEED_VARIANTS = ("ilp@seed", "dpll@seed", "gibbs@seed", "simplex@seed")  # the articles' code, defects and all
-FIXED_VARIANTS = ("ilp@fixed", "dpll@fixed", "gibbs@fixed", "simplex@fixed")
-LP_SOLVER_NAMES = ("simplex@seed", "simplex@fixed")  # checked on LP relaxations against CBC (minecheck.check.lpcheck)
+BUILT_IN: dict[str, str] = {e.name: e.target for e in CATALOGUE if Role.LP not in e.roles}  # Solvers by name
 COMMAND = "cmd:"
 GROUP = "minecheck.solvers"
 TABLE = ("tool", "minecheck", "solvers")
@@ -110,7 +96,7 @@ def lookup(name: str, known: dict[str, Definition] | None = None, persistent: bo
     if ":" in name and _looks_importable(name):
         return Definition(name, name, "command line")
     known = named()
-    raise UnknownSolver(f"unknown solver {name!r}{suggest(base, [*known, *LP_SOLVER_NAMES])}; known: "
+    raise UnknownSolver(f"unknown solver {name!r}{suggest(base, [*known, *LP_SOLVERS])}; known: "
                         f"{', '.join(known)} (or an import path module:attribute, or cmd:COMMAND)")
 
 

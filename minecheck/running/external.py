@@ -9,14 +9,14 @@ The program may crash, hang, print garbage, flood its output or never start; eac
 report (``Crash:``, ``Timeout:``, ``Protocol:`` errors, with the last lines of its standard error),
 never a crash of minecheck.  Both pipes are drained as fast as the program writes, so a chatty
 program is never blocked and taken for idle: standard error keeps only its last lines, standard
-output past ``ANSWER_LIMIT`` ends the run with a finding naming that limit.
+output past the budget's ``output_mib`` ends the run with a finding naming that limit.
 
 On Linux the program runs under a *guardian* (``_guardian``): a small Python process, a subreaper
 that starts the program and outlives it, so that whatever the program starts - children,
 grandchildren, new sessions - stays below it and is killed and waited for when the program ends, when
 minecheck stops it, and when minecheck's process dies (even by SIGKILL: the guardian notices its
-parent change; the program dies with the guardian by PR_SET_PDEATHSIG).  The limits are those of
-every solver (``minecheck.running.sandbox``), over the program's whole tree.
+parent change; the program dies with the guardian by PR_SET_PDEATHSIG).  The budget is that of
+every solver (``minecheck.model.budget``), over the program's whole tree.
 """
 
 from __future__ import annotations
@@ -35,34 +35,25 @@ from functools import cache
 
 from minecheck.model.answers import Answers, Failure, FailureKind, Mode, SolverResult
 from minecheck.model.board import Board
+from minecheck.model.budget import DEFAULT_BUDGET, Budget
 from minecheck.model.errors import ProtocolError, UnknownSolver
+from minecheck.running import reaper
+from minecheck.running.proctree import FORK_LOCK, KILL_WAIT, Tree, ended, kill_group, reap_adopted
 from minecheck.running.protocol import PROTOCOL_PREFIX, board_text, decode_answer, request_line, seed_for
-from minecheck.running.sandbox import (
-    FORK_LOCK,
-    KILL_WAIT,
-    SUPPORTED,
-    Limits,
-    Stop,
-    Tree,
-    describe_status,
-    ended,
-    kill_group,
-    reap_adopted,
-    stop_failure,
-    watch,
-)
+from minecheck.running.reaper import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, end_descendants, prctl, reap_ended
+from minecheck.running.sandbox import SUPPORTED
+from minecheck.running.stops import Stop, describe_status, stop_failure
+from minecheck.running.watchdog import watch
 
 ALL_ANSWERS = frozenset({Answers.VERDICTS, Answers.PROBABILITIES, Answers.COUNTS, Answers.CONSISTENCY})
 BOTH_MODES = frozenset({Mode.LOCAL, Mode.GLOBAL})
 STDERR_LINES = 20  # the last lines of a program's standard error kept with its failure
 STDERR_CHARS = 4000
 STDERR_KEEP = 16 * STDERR_CHARS  # bytes of standard error kept as they come (the rest is read and dropped)
-ANSWER_LIMIT = 64 * 2**20  # bytes of standard output read at most: more is garbage, not an answer
 READ_SIZE = 1 << 20  # bytes asked of a pipe at a time
 DRAIN_READS = 16  # reads from one pipe before the other pipe and the watchdog get their turn
 PIPE_SIZE = 1 << 20  # the pipes' capacity asked of Linux (fewer switches between a writer and minecheck)
 GUARDED = SUPPORTED and bool(sys.executable)  # programs run under a guardian (else: directly, in a session)
-DEFAULT_LIMITS = Limits()  # when a program is run without limits (``solve`` rather than ``solve_limited``)
 
 
 @dataclass(frozen=True)
@@ -88,14 +79,14 @@ class _Run:
     """What a program printed, as it is read: its standard output (to ``limit`` bytes), the end of its
     standard error."""
 
-    limit: int = ANSWER_LIMIT
+    limit: int | None = None  # bytes of standard output read at most (None: no limit)
     out: bytearray = field(default_factory=bytearray)
     err: bytearray = field(default_factory=bytearray)  # the last STDERR_KEEP bytes
     overflow: bool = False  # more than ``limit`` bytes came on standard output
 
     def add_out(self, data: bytes) -> None:
         self.out += data
-        if len(self.out) > self.limit:
+        if self.limit is not None and len(self.out) > self.limit:
             self.overflow = True
             del self.out[self.limit:]
 
@@ -131,42 +122,41 @@ class _Process(subprocess.Popen):
 
 
 class ExternalSolver:
-    """A program behind the Solver protocol; it enforces the limits itself (``runs_own_process``)."""
+    """A program behind the Solver protocol; it enforces the budget itself (``runs_own_process``)."""
 
     runs_own_process = True
 
-    def __init__(self, name: str, program: Program, answer_limit: int = ANSWER_LIMIT):
+    def __init__(self, name: str, program: Program):
         self.name = name
         self.program = program
         self.modes = program.modes
         self.answers = program.answers
-        self.answer_limit = answer_limit  # bytes of standard output at most (lower in tests)
         self._lock = threading.Lock()
         self._process: _Process | None = None
         self._pending: _Run | None = None
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
-        return self.solve_limited(board, mode, DEFAULT_LIMITS)
+        return self.solve_limited(board, mode, DEFAULT_BUDGET)
 
-    def solve_limited(self, board: Board, mode: Mode, limits: Limits | None) -> SolverResult:
-        limits = limits or DEFAULT_LIMITS
+    def solve_limited(self, board: Board, mode: Mode, budget: Budget | None) -> SolverResult:
+        budget = budget or DEFAULT_BUDGET
         with self._lock:
             if self.program.persistent:
-                return self._ask(board, mode, limits)
-            return self._run_once(board, mode, limits)
+                return self._ask(board, mode, budget)
+            return self._run_once(board, mode, budget)
 
     # -- one process per board ---------------------------------------------------------------------
 
-    def _run_once(self, board: Board, mode: Mode, limits: Limits) -> SolverResult:
+    def _run_once(self, board: Board, mode: Mode, budget: Budget) -> SolverResult:
         env = {**os.environ, "MINECHECK_MODE": mode.value, "MINECHECK_SEED": str(seed_for(board, mode))}
         process = self._start(env)
         if isinstance(process, SolverResult):
             return replace(process, mode=mode)
-        run = _Run(self.answer_limit)
-        stop = _exchange(process, board_text(board).encode(), run, limits, until_exit=True)
+        run = _Run(budget.output_bytes)
+        stop = _exchange(process, board_text(board).encode(), run, budget, until_exit=True)
         status = _end(process, grace=0.0 if stop is not None or run.overflow else KILL_WAIT)
         if stop is not None:
-            return self._stopped(mode, stop, limits, run)
+            return self._stopped(mode, stop, budget, run)
         if run.overflow:
             return self._failed(mode, run.overflow_error(), run)
         if status != 0:
@@ -175,14 +165,14 @@ class ExternalSolver:
 
     # -- one process per worker, a line per request ------------------------------------------------
 
-    def _ask(self, board: Board, mode: Mode, limits: Limits) -> SolverResult:
+    def _ask(self, board: Board, mode: Mode, budget: Budget) -> SolverResult:
         if self._process is not None and ended(self._process.pid):
             self.close()  # it ended between requests (and what it left running with it)
         if self._process is None:
             started = self._start({**os.environ, "MINECHECK_PERSISTENT": "1"})
             if isinstance(started, SolverResult):
                 return replace(started, mode=mode)
-            self._process, self._pending = started, _Run(self.answer_limit)
+            self._process, self._pending = started, _Run(budget.output_bytes)
         process, run = self._process, self._pending
         assert run is not None
         run.clear()
@@ -191,10 +181,10 @@ class ExternalSolver:
             self.close()
             return self._failed(mode, _protocol(f"more than one line for one request (after the last answer it "
                                                 f"printed {late[:80]!r}); started afresh"), run)
-        stop = _exchange(process, (request_line(board, mode) + "\n").encode(), run, limits, until_exit=False)
+        stop = _exchange(process, (request_line(board, mode) + "\n").encode(), run, budget, until_exit=False)
         if stop is not None or run.overflow:
             self.close()
-            return self._stopped(mode, stop, limits, run) if stop else self._failed(mode, run.overflow_error(), run)
+            return self._stopped(mode, stop, budget, run) if stop else self._failed(mode, run.overflow_error(), run)
         if b"\n" not in run.out:  # the program ended instead of answering
             status = _end(process, grace=KILL_WAIT)  # (one that closed its output and runs on is stopped)
             self._process = None
@@ -223,8 +213,8 @@ class ExternalSolver:
         except ProtocolError as err:
             return self._failed(mode, _protocol(str(err)), run)
 
-    def _stopped(self, mode: Mode, stop: Stop, limits: Limits, run: _Run) -> SolverResult:
-        return self._failed(mode, stop_failure(stop, limits), run)
+    def _stopped(self, mode: Mode, stop: Stop, budget: Budget, run: _Run) -> SolverResult:
+        return self._failed(mode, stop_failure(stop, budget), run)
 
     def _failed(self, mode: Mode, failure: Failure, run: _Run) -> SolverResult:
         return SolverResult(self.name, mode, failure=replace(failure, stderr=run.stderr_tail()))
@@ -380,9 +370,9 @@ def _signal(pid: int, sig: int) -> None:
 
 # -- talking to a program -----------------------------------------------------------------------------
 
-def _exchange(process: _Process, request: bytes, run: _Run, limits: Limits, until_exit: bool) -> Stop | None:
+def _exchange(process: _Process, request: bytes, run: _Run, budget: Budget, until_exit: bool) -> Stop | None:
     """Send the request and read the answer - all output until the program's tree ends, or one line - within
-    the limits (a stop ends the program; so does more output than ``run.limit``).
+    the budget (a stop ends the program; so does more output than ``run.limit``).
 
     Between two looks of the watchdog at the tree's usage, both pipes are read as fast as the program
     fills them: a program blocked on a full pipe uses no CPU, and would be stopped as idle.
@@ -428,7 +418,7 @@ def _exchange(process: _Process, request: bytes, run: _Run, limits: Limits, unti
         return True
 
     try:
-        stop = watch(process.pid, limits, answered, resident_cap_mib=limits.memory_mib, usage=process.tree.usage)
+        stop = watch(process.pid, budget, answered, resident_cap_mib=budget.memory_mib, usage=process.tree.usage)
     finally:
         selector.close()
     return stop
@@ -504,12 +494,13 @@ def _status_text(status: int) -> str:
 
 @cache
 def _guardian_code() -> str:
-    """The guardian's program: the source of ``_guardian``, run alone by a fresh ``python -I -S`` (so it
-    starts in milliseconds and nothing of minecheck or of the environment's Python settings is loaded)."""
+    """The guardian's program: the source of ``minecheck.running.reaper`` and of ``_guardian``, run alone by a
+    fresh ``python -I -S`` (so it starts in milliseconds and nothing of minecheck or of the environment's
+    Python settings is loaded)."""
     import inspect
     import textwrap
 
-    return textwrap.dedent(inspect.getsource(_guardian)) + "\n_guardian()\n"
+    return inspect.getsource(reaper) + "\n\n" + textwrap.dedent(inspect.getsource(_guardian)) + "\n_guardian()\n"
 
 
 def _guardian() -> None:  # pragma: no cover - runs in the guardian process (its tests are the hostile programs)
@@ -521,10 +512,8 @@ def _guardian() -> None:  # pragma: no cover - runs in the guardian process (its
     errno of a failed exec.  Its own standard streams go to /dev/null: the pipes are the program's alone.
     """
     import _signal as signal  # the C module behind ``signal``: without its enums, this starts in 2/3 of the time
-    import ctypes
     import os
     import sys
-    import time
 
     def execute(argv: list[str]) -> None:
         """os.execvp, searching PATH the same way, without the import of ``warnings`` it makes."""
@@ -541,8 +530,7 @@ def _guardian() -> None:  # pragma: no cover - runs in the guardian process (its
         raise first or last or FileNotFoundError(2, "No such file or directory")
 
     owner, report, argv = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
-    prctl = ctypes.CDLL(None, use_errno=True).prctl
-    prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER: the program's orphans come here
+    prctl(PR_SET_CHILD_SUBREAPER, 1)  # the program's orphans come here
     awaited = {signal.SIGCHLD, signal.SIGTERM}
     signal.pthread_sigmask(signal.SIG_BLOCK, awaited)  # taken by sigtimedwait below, never by a handler
     me = os.getpid()
@@ -557,7 +545,7 @@ def _guardian() -> None:  # pragma: no cover - runs in the guardian process (its
             signal.pthread_sigmask(signal.SIG_SETMASK, set())
             for ignored in (signal.SIGPIPE, signal.SIGXFSZ):  # ignored by Python; a program expects them default
                 signal.signal(ignored, signal.SIG_DFL)
-            prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG: the program dies with its guardian
+            prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the program dies with its guardian
             if os.getppid() == me:
                 execute(argv)
         except OSError as err:
@@ -577,49 +565,16 @@ def _guardian() -> None:  # pragma: no cover - runs in the guardian process (its
     os.close(null)
     status = None
 
-    def reap() -> bool:
-        """Wait for every child that has ended; False when none is left (none below at all: a subreaper)."""
+    def record(pid: int, code: int) -> None:
         nonlocal status
-        while True:
-            try:
-                pid, code = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                return False
-            if pid == 0:
-                return True
-            if pid == program:
-                status = code
+        if pid == program:
+            status = code
 
-    def below() -> list[int]:
-        """The live processes descended from this one, read from /proc."""
-        children: dict[int, list[int]] = {}
-        for entry in filter(str.isdigit, os.listdir("/proc")):
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as f:
-                    fields = f.read().rsplit(b")", 1)[1].split()
-            except (OSError, IndexError):  # gone meanwhile
-                continue
-            if fields[0] not in (b"Z", b"X"):
-                children.setdefault(int(fields[1]), []).append(int(entry))
-        found, todo = [], list(children.get(me, ()))
-        while todo:
-            pid = todo.pop()
-            found.append(pid)
-            todo += children.get(pid, ())
-        return found
-
-    while reap() and status is None and os.getppid() == owner:
+    while reap_ended(record) and status is None and os.getppid() == owner:
         signalled = signal.sigtimedwait(awaited, 0.25)
         if signalled is not None and signalled.si_signo == signal.SIGTERM:
             break
-    deadline = time.monotonic() + 5
-    while reap() and time.monotonic() < deadline:
-        for pid in below():
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-        time.sleep(0.002)
+    end_descendants(5.0, record)  # the program's whole tree, orphans and new sessions included
     if status is None or not os.WIFSIGNALED(status):
         os._exit(1 if status is None else os.waitstatus_to_exitcode(status))
     import resource

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from minecheck.model.answers import Answers, Failure, FailureKind, Mode, SolverResult
 from minecheck.model.board import Board
+from minecheck.model.budget import Budget
 from minecheck.model.errors import SolverUnavailable, Unavailable, UnknownSolver
 from minecheck.model.solver import Solver
 from minecheck.running import sandbox
@@ -24,9 +25,8 @@ from minecheck.running.batch import run_batch
 from minecheck.running.discovery import COMMAND, Definition, lookup
 from minecheck.running.external import ALL_ANSWERS, BOTH_MODES, ExternalSolver, Program
 from minecheck.running.protocol import board_text, decode_answer, decode_object
-from minecheck.running.sandbox import DEFAULT_MEMORY_MIB, Limits, Outcome
+from minecheck.running.stops import Outcome
 
-REFERENCES = ("exact", "cbc", "minisat", "brute")  # run beside the solvers under test on every check
 _KNOWN: dict[str, Definition] = {}  # definitions handed over by a campaign (for workers that cannot see its pyproject)
 
 
@@ -173,30 +173,23 @@ class FunctionSolver:
         return decode_object(answer, board, mode, self.name)
 
 
-def limits_for(timeout: float | None, memory_mib: int | None = DEFAULT_MEMORY_MIB) -> Limits | None:
-    """The limits of a call given a CPU-time budget in seconds (None: no budget, in-process)."""
-    return None if timeout is None else Limits(cpu=timeout, memory_mib=memory_mib)
-
-
-def run_solver(solver: Solver, board: Board, mode: Mode, timeout: float | None = None,
-               limits: Limits | None = None) -> SolverResult:
-    """Run one solver, isolated within its limits (``timeout``: CPU seconds); an exception, a stop or
+def run_solver(solver: Solver, board: Board, mode: Mode, budget: Budget | None = None) -> SolverResult:
+    """Run one solver, isolated within its budget (None: in this process, unlimited); an exception, a stop or
     a death becomes a result carrying the error, never a crash of the caller.
 
-    A solver that runs a program of its own (``runs_own_process``) enforces the limits itself.
+    A solver that runs a program of its own (``runs_own_process``) enforces the budget itself.
     """
-    limits = limits or limits_for(timeout)
     if getattr(solver, "runs_own_process", False):
-        outcome = sandbox.run(solver, "solve_limited", (board, mode, limits), None)
+        outcome = sandbox.run(solver, "solve_limited", (board, mode, budget), None)
     else:
-        outcome = sandbox.run(solver, "solve", (board, mode), limits)
+        outcome = sandbox.run(solver, "solve", (board, mode), budget)
     return result_of(solver, mode, outcome)
 
 
-def run_solver_batch(solver: Solver, items: Sequence[tuple[Board, Mode]], limits: Limits | None) -> list[SolverResult]:
+def run_solver_batch(solver: Solver, items: Sequence[tuple[Board, Mode]], budget: Budget | None) -> list[SolverResult]:
     """``run_solver`` on each (board, mode) item, in one sandboxed run (``minecheck.running.batch``): the same
     results, a hang or a crash costing the item it happened on and no other."""
-    return [result_of(solver, mode, o) for (_, mode), o in zip(items, run_batch(solver, items, limits))]
+    return [result_of(solver, mode, o) for (_, mode), o in zip(items, run_batch(solver, items, budget))]
 
 
 def result_of(solver: Solver, mode: Mode, outcome: Outcome) -> SolverResult:

@@ -9,18 +9,40 @@ so a death with one task in flight is that task's, recorded through ``died`` and
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from typing import TypeVar
 
 from minecheck.model.errors import BadOption
-from minecheck.running.sandbox import pool_worker_start
+from minecheck.running.reaper import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, end_descendants, prctl
 
 T = TypeVar("T")  # a task: a board index, a (player, game) pair
 R = TypeVar("R")  # what a task gives: an outcome, a game record
 
 Submit = Callable[[Executor, T], Future]
+
+
+def pool_worker_start(parent: int) -> None:
+    """Make this process (a campaign's pool worker) end with ``parent``, its sandboxes and programs with it.
+
+    ``parent``'s death, even by SIGKILL, sends SIGTERM here (PR_SET_PDEATHSIG, checked at once against a
+    parent already gone); SIGTERM, from there or from the pool, kills every process below and exits.
+    A subreaper, the worker keeps below it what a dying sandbox leaves, so that nothing escapes that.
+    (PR_SET_PDEATHSIG fires when the *thread* that forked the worker ends: the pool's workers are
+    forked by the thread that submits to it, which outlives the pool.)
+    """
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
+    signal.signal(signal.SIGTERM, _end_worker)
+    if prctl(PR_SET_PDEATHSIG, signal.SIGTERM) and os.getppid() != parent:
+        _end_worker(signal.SIGTERM, None)
+
+
+def _end_worker(signum, frame) -> None:
+    """SIGTERM in a pool worker: kill and reap everything below it, then end (whatever it was doing)."""
+    end_descendants()
+    os._exit(128 + signal.SIGTERM)
 
 
 @contextmanager

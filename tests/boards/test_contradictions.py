@@ -8,7 +8,8 @@ from minecheck.campaigns.fuzz import MIX
 from minecheck.check.crosscheck import check_board
 from minecheck.engine.counter import count_board
 from minecheck.model.answers import Mode
-from minecheck.running.discovery import FIXED_VARIANTS
+from minecheck.model.budget import Budget
+from minecheck.running.catalogue import FIXED_VARIANTS
 
 
 def test_a_changed_digit_leaves_no_layout_and_a_changed_total_none_with_the_total():
@@ -29,7 +30,7 @@ def test_the_same_recipe_makes_the_same_contradiction():
 def test_the_fixed_solvers_and_the_references_call_them_inconsistent():
     for seed in range(12):
         b = generate_board(recipe("contradict", seed))
-        for checked in check_board(b, list(FIXED_VARIANTS), timeout=20):
+        for checked in check_board(b, list(FIXED_VARIANTS), budget=Budget(cpu=20)):
             assert checked.findings == (), [f.subject for f in checked.findings]
             assert checked.result("exact").consistent is False or checked.mode is Mode.LOCAL
 

@@ -103,7 +103,7 @@ def test_the_nightly_baseline_loads_and_holds_only_the_seed_variants_defects():
     import re
 
     from minecheck.campaigns.baseline import load
-    from minecheck.running.discovery import FIXED_VARIANTS, SEED_VARIANTS
+    from minecheck.running.catalogue import FIXED_VARIANTS, SEED_VARIANTS
 
     root = ROOT
     workflow = (root / ".github/workflows/nightly.yml").read_text()

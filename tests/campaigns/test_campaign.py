@@ -14,9 +14,11 @@ from minecheck.boards.generators import generate_board
 from minecheck.campaigns.fuzz import Config, board_recipe, check_index, run_campaign
 from minecheck.check.findings import WHOLE_BOARD, Kind, read_findings
 from minecheck.cli import main
+from minecheck.model.budget import Budget
 
 # small, fast boards; ilp@seed finds something on nearly every board, ilp@fixed on none
-SMALL = Config(seed=1, subjects=("ilp@seed", "ilp@fixed"), references=("exact",), generator="reveal", timeout=5.0)
+SMALL = Config(seed=1, subjects=("ilp@seed", "ilp@fixed"), references=("exact",), generator="reveal",
+               budget=Budget(cpu=5.0))
 
 
 def finding_lines(out: Path) -> list[str]:
@@ -52,7 +54,7 @@ def test_the_same_seed_gives_the_same_findings_on_one_or_two_processes(uninterru
 
 
 def test_another_seed_gives_other_boards():
-    other = Config(2, SMALL.subjects, SMALL.references, SMALL.generator, SMALL.timeout)
+    other = Config(2, SMALL.subjects, SMALL.references, SMALL.generator, SMALL.budget)
     assert [board_recipe(SMALL, i) for i in range(8)] != [board_recipe(other, i) for i in range(8)]
 
 
@@ -90,7 +92,7 @@ def test_resuming_with_other_options_is_refused_naming_them(tmp_path, capsys):
 
 
 def test_a_hanging_solver_becomes_a_timeout_finding_and_the_campaign_goes_on(tmp_path):
-    config = Config(3, (hanging_solver.HANG,), ("exact",), "reveal", timeout=0.3, idle=0.5)
+    config = Config(3, (hanging_solver.HANG,), ("exact",), "reveal", Budget(cpu=0.3, idle=0.5))
     run_campaign(config, tmp_path, boards=3, jobs=2)
     timeouts = [f for f in read_findings(tmp_path) if f.kind is Kind.TIMEOUT and f.subject == hanging_solver.HANG]
     assert sorted({f.index for f in timeouts}) == [0, 1, 2]
@@ -170,10 +172,10 @@ def test_a_dask_cluster_gives_the_same_findings_as_local_processes(uninterrupted
 
 def test_the_fixed_variants_and_the_references_raise_no_false_alarm_on_the_default_mix(tmp_path):
     """The nightly's 10,000-board false-alarm run (docs/teeth.md), short: every kind of board in the mix."""
-    from minecheck.running.discovery import FIXED_VARIANTS
-    from minecheck.running.registry import REFERENCES
+    from minecheck.running.catalogue import FIXED_VARIANTS, REFERENCES
 
-    config = Config(seed=20261202, subjects=FIXED_VARIANTS, references=REFERENCES, generator="mix", timeout=10.0)
+    config = Config(seed=20261202, subjects=FIXED_VARIANTS, references=REFERENCES, generator="mix",
+                    budget=Budget(cpu=10.0))
     run_campaign(config, tmp_path, boards=48, jobs=2)
     kinds = {json.loads(line)["generator"].split()[0] for line in (tmp_path / "boards.jsonl").read_text().splitlines()}
     assert kinds == {"small", "play", "reveal", "edge", "contradict", "swarm"}

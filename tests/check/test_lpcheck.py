@@ -71,3 +71,18 @@ def test_the_cycling_lps_cycle_with_first_row_ties_alone_when_scaled_and_the_fix
     assert lp != DEGENERATE[base]  # scaled
     assert lp_alone(lp, "simplex-first-row-ties") == Kind.CRASH.value  # ~1 s: 20,000 pivots, then it gives up
     assert check_lp(lp, ["simplex@fixed"], "") == []
+
+
+def test_the_relaxations_are_written_by_the_check_not_taken_from_the_solver_under_test():
+    """The LP check builds each component's relaxation itself; it is the same LP the fixed ILP builds."""
+    import inspect
+
+    from minecheck.check import lpcheck
+    from minecheck.engine.constraints import build_constraints
+    from minecheck.solvers.ilp_fixed import relaxation_lp
+
+    assert "minecheck.solvers.ilp" not in inspect.getsource(lpcheck)
+    for text in ("HHH/121", "HHHHH/12100/HHHHH", "4x4x4/HHHH/H21H/H23H/HHHH"):
+        for comp in build_constraints(board(text)).components:
+            objective = [k % 3 - 1 for k in range(len(comp.cells))]
+            assert lpcheck.component_relaxation(comp, objective) == relaxation_lp(comp, objective)

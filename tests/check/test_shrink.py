@@ -125,14 +125,14 @@ def test_the_shrink_budget_is_cpu_time_so_a_busy_machine_shrinks_as_far(monkeypa
     f = first_finding("ilp@seed", Kind.VERDICT)
     real = shrinking.still_shows(f, None)
 
-    def waiting(finding, timeout, limits, solver):  # each call waits as if the machine were busy: wall, no CPU
+    def waiting(finding, budget, solver):  # each call waits as if the machine were busy: wall, no CPU
         def check(b, origin=(0, 0)):
             clock.sleep(0.05)
             return real(b, origin)
         return check
 
     monkeypatch.setattr(shrinking, "still_shows", waiting)
-    slow = shrink(f, timeout=None, budget=0.2, max_calls=12)
+    slow = shrink(f, None, seconds=0.2, max_calls=12)
     assert slow.stats.calls == 12 and slow.stats.cut_short, "12 calls of 0.05 s wall fit a 0.2 s CPU budget"
     monkeypatch.undo()
-    assert shrink(f, timeout=None, max_calls=12).board == slow.board
+    assert shrink(f, None, max_calls=12).board == slow.board

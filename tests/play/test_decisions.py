@@ -16,6 +16,7 @@ from minecheck.cli import main
 from minecheck.engine.counter import count_board
 from minecheck.model.answers import Mode
 from minecheck.model.boardtext import parse_board
+from minecheck.model.budget import Budget
 from minecheck.play.decisions import DECISION_MARGIN, Flaw, cropped_cell, judge, still_decides_badly
 from minecheck.play.game import Action, Move
 from minecheck.play.player import relocated
@@ -76,7 +77,7 @@ def test_a_board_made_inconsistent_by_a_wrong_flag_is_not_judged():
 @pytest.fixture(scope="module")
 def finding():
     """The first bad decision of gibbs@seed (whose 0-digits say nothing) in a few Beginner games."""
-    config = PlayConfig(1, ("gibbs@seed",), "beginner", timeout=10)
+    config = PlayConfig(1, ("gibbs@seed",), "beginner", budget=Budget(cpu=10))
     for index in range(10):
         found = play_game(config, "gibbs@seed", index).findings
         if found:
@@ -86,8 +87,8 @@ def finding():
 
 def shrunk(finding):
     """A decision finding shrunk as the play report shrinks it: its player must still make the move."""
-    predicate = still_decides_badly(finding, get_player(finding.subject), 10)
-    return shrink(finding, timeout=10, budget=60, predicate=predicate)
+    predicate = still_decides_badly(finding, get_player(finding.subject), Budget(cpu=10))
+    return shrink(finding, Budget(cpu=10), seconds=60, predicate=predicate)
 
 
 def test_a_decision_finding_carries_the_view_with_its_mines_and_the_state_to_replay_it(finding):
@@ -133,7 +134,7 @@ def demo_finding():
     """satdemo@seed's blind guess onto a certain mine in Beginner game 11 of seed 1, with 17 cells in
     its variable map; a crop keeps the guess on a mine here (its random draw depends on the covered
     cells, so most of the demo's blind findings do not survive a crop)."""
-    config = PlayConfig(1, ("satdemo@seed",), "beginner", timeout=10)
+    config = PlayConfig(1, ("satdemo@seed",), "beginner", budget=Budget(cpu=10))
     found = [f for f in play_game(config, "satdemo@seed", 11).findings if f.detail == Flaw.OPENED_MINE]
     assert found and len(found[0].extra["state"][1]) == 17
     return found[0]

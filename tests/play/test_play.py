@@ -10,10 +10,11 @@ import hanging_solver
 import pytest
 
 from minecheck.cli import main
+from minecheck.model.budget import Budget
 from minecheck.play.run import PlayConfig, play_game, read_findings, read_games, run_play, write_summary
 
 # gibbs@seed makes a bad decision in most Beginner games: findings to carry through a kill
-FAST = PlayConfig(seed=3, players=("exact", "gibbs@seed"), size="beginner", timeout=10)
+FAST = PlayConfig(seed=3, players=("exact", "gibbs@seed"), size="beginner", budget=Budget(cpu=10))
 
 
 def game_lines(out: Path) -> list[str]:
@@ -70,7 +71,7 @@ def test_resuming_another_run_is_refused_naming_what_differs(uninterrupted, caps
 
 
 def test_a_crashing_or_spinning_player_loses_each_game_with_its_error_and_the_run_goes_on(tmp_path):
-    config = PlayConfig(3, (hanging_solver.RAISE, hanging_solver.SPIN, "exact"), "beginner", timeout=0.5)
+    config = PlayConfig(3, (hanging_solver.RAISE, hanging_solver.SPIN, "exact"), "beginner", budget=Budget(cpu=0.5))
     run_play(config, tmp_path, games=2, jobs=2)
     games = {(g["player"], g["index"]): g for g in read_games(tmp_path)}
     assert len(games) == 6
@@ -84,7 +85,7 @@ def test_a_crashing_or_spinning_player_loses_each_game_with_its_error_and_the_ru
 
 
 def test_a_player_that_kills_its_worker_loses_that_game_and_the_run_goes_on(tmp_path):
-    config = PlayConfig(3, (hanging_solver.KILL_WORKER, "exact"), "5x5x3", timeout=5)  # 3 mines: it kills
+    config = PlayConfig(3, (hanging_solver.KILL_WORKER, "exact"), "5x5x3", budget=Budget(cpu=5))  # 3 mines: it kills
     run_play(config, tmp_path, games=1, jobs=2)
     games = {(g["player"], g["index"]): g for g in read_games(tmp_path)}
     assert len(games) == 2

@@ -12,6 +12,7 @@ import pytest
 from minecheck.cli import main
 from minecheck.model.board import COVERED
 from minecheck.model.boardtext import parse_board
+from minecheck.model.budget import Budget
 from minecheck.play import run as play_run
 from minecheck.play.decisions import (
     OPTIMAL_MARGIN,
@@ -34,7 +35,7 @@ CENTRE_LOSES = "3x3x3\nHH1\nHHH\n1HH"  # the centre has p=1/9 and wins 1/3; an e
 
 def test_exact_probability_play_is_suboptimal_where_the_safest_cell_is_not_the_best():
     board = parse_board(CENTRE_LOSES)
-    decision = get_player("exact").decide(board, get_player("exact").start(0), 10)
+    decision = get_player("exact").decide(board, get_player("exact").start(0), Budget(cpu=10))
     assert [m.cell for m in decision.moves if m.action is Action.OPEN] == [4], "exact opens the centre, p=1/9"
     assert judge(board, decision.moves) == (), "by probability alone the centre is the right move"
     (bad,) = judge_optimal(board, decision.moves)
@@ -87,7 +88,7 @@ def test_a_weak_player_makes_suboptimal_decisions_with_both_chances_shown(monkey
         def start(self, seed):
             return 0
 
-        def decide(self, board, state, timeout=None):
+        def decide(self, board, state, budget=None):
             covered = [c for c in range(board.width * board.height) if board.cells[c] == COVERED]
             return Decision((Move(Action.OPEN, covered[0], "lowest"),), state)
 
@@ -141,7 +142,7 @@ def test_the_default_judge_plays_and_judges_exactly_as_before():
     before = [('gibbs@seed', 0, 'opened a certain mine', (6,), 2), ('gibbs@seed', 0, False, 'opened a mine at r0c6'),
               ('gibbs@seed', 1, 'riskier guess', (25, 8), 5), ('gibbs@seed', 1, False, 'opened a mine at r2c7'),
               ('gibbs@seed', 2, True, 'won'), ('gibbs@seed', 3, True, 'won')]
-    config = PlayConfig(seed=3, players=("gibbs@seed",), size="beginner", timeout=10)
+    config = PlayConfig(seed=3, players=("gibbs@seed",), size="beginner", budget=Budget(cpu=10))
     assert config.judge == "probability"
     now = []
     for i in range(4):

@@ -13,6 +13,7 @@ import pytest
 from minecheck.check.findings import Finding, Kind
 from minecheck.check.shrinkcache import finding_key
 from minecheck.model.answers import Mode
+from minecheck.model.budget import Budget
 from minecheck.play import report as playreport
 from minecheck.play.report import lost_game, publish_play
 from minecheck.play.run import PlayConfig, read_findings, read_games, run_play
@@ -37,7 +38,7 @@ class Links(HTMLParser):
 def run(tmp_path_factory) -> Path:
     """Three Beginner games of exact and gibbs@seed (which loses some and decides badly), published."""
     out = tmp_path_factory.mktemp("playreport")
-    run_play(PlayConfig(4, ("exact", "gibbs@seed"), "beginner", timeout=10), out, games=3, jobs=2)
+    run_play(PlayConfig(4, ("exact", "gibbs@seed"), "beginner", budget=Budget(cpu=10)), out, games=3, jobs=2)
     publish_play(out)
     return out
 
@@ -76,7 +77,7 @@ def test_a_lost_game_is_replayed_move_by_move(run):
 
 def test_names_from_outside_are_escaped_in_the_page(tmp_path):
     (tmp_path / "play.json").write_text(json.dumps({"seed": 1, "players": [EVIL], "size": "beginner",
-                                                    "first_click": "safe-3x3", "timeout": 1.0}))
+                                                    "first_click": "safe-3x3", "budget": {"cpu": 1.0}}))
     (tmp_path / "games.jsonl").write_text(json.dumps({"player": EVIL, "index": 0, "won": False, "outcome": EVIL,
                                                       "error": EVIL, "turns": [], "findings": 0}) + "\n")
     page = publish_play(tmp_path).read_text()
@@ -120,7 +121,7 @@ def test_a_group_whose_shrink_kept_its_size_tries_its_next_findings(tmp_path, mo
     fake, tried = _shrinks_that_fail_below(first_that_shrinks)
     monkeypatch.setattr(playreport, "_shrink_one", fake)
     findings = [_decision(i) for i in range(5)] + [_decision(7, "guessed beside a safe cell")]
-    shrunk = playreport.shrink_groups(tmp_path, findings, per_flaw=1, timeout=1.0)
+    shrunk = playreport.shrink_groups(tmp_path, findings, per_flaw=1, budget=Budget(cpu=1.0))
     assert tried == expected[:1] + [7] + expected[1:], "one per group first, then the stuck group's next ones"
     assert sorted(shrunk) == sorted(expected + [5]) and playreport.SHRINK_TRIES == 3
 

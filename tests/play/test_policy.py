@@ -8,6 +8,7 @@ from fractions import Fraction
 from shared import board
 
 from minecheck.model.answers import CellAnswer, Mode, SolverResult, Verdict
+from minecheck.model.budget import Budget
 from minecheck.play.game import Action, FirstClick, Move, Size, deal, game_seed, view
 from minecheck.play.players import get_player
 from minecheck.play.policy import PolicyPlayer, blind_guess, policy_moves
@@ -75,7 +76,7 @@ def test_a_registry_solver_plays_by_the_policy_in_the_global_mode_when_it_can():
 
 def test_a_raising_solver_loses_with_its_error():
     player = get_player("hanging_solver:RaisingSolver")
-    decision = player.decide(BOARD, 0, timeout=5)
+    decision = player.decide(BOARD, 0, Budget(cpu=5))
     assert decision.moves == () and "deliberate failure" in decision.error
 
 

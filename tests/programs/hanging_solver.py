@@ -127,7 +127,7 @@ class SpuriousStopSolver(_LikeExact):
     def solve(self, board: Board, mode: Mode) -> SolverResult:
         from pathlib import Path
 
-        from minecheck.running.sandbox import CpuBudget
+        from minecheck.running.stops import CpuBudget
 
         if not Path(self.marker).exists():
             Path(self.marker).write_text("stopped once")

@@ -19,8 +19,8 @@ from pathlib import Path
 from minecheck.model.answers import Mode, SolverResult
 from minecheck.model.board import Board
 from minecheck.model.boardtext import parse_board
+from minecheck.model.budget import Budget
 from minecheck.running.registry import get_solver, run_solver
-from minecheck.running.sandbox import Limits
 from minecheck.solvers.exact import ExactSolver
 
 CHILD = Path(__file__).resolve().parent / "hostile" / "child.py"
@@ -89,4 +89,4 @@ FORK_AND_DIE = "hostile_solvers:ForkAndDie"
 
 def run_one(name: str) -> str | None:
     """Run one solver on a small board with a long budget, as a campaign's pool worker would; its error."""
-    return run_solver(get_solver(name), parse_board("HHH\n121"), Mode.LOCAL, limits=Limits(cpu=60, idle=60)).error
+    return run_solver(get_solver(name), parse_board("HHH\n121"), Mode.LOCAL, budget=Budget(cpu=60, idle=60)).error

@@ -369,7 +369,7 @@ def test_published_campaign_with_hostile_names_renders_inert(tmp_path):
     out = tmp_path / '"><img src=x onerror=alert(1)> & <b>'
     out.mkdir()
     config = {"seed": EVIL, "subjects": ["simplex@seed", EVIL], "references": [EVIL], "generator": EVIL,
-              "timeout": 1.0}
+              "budget": {"cpu": 1.0}}
     (out / "campaign.json").write_text(json.dumps(config))
     (out / "boards.jsonl").write_text(json.dumps({"index": 0, "generator": EVIL, "seconds": 0.1}) + "\n")
     # a finding on a random LP has no board to shrink or rerun: publish only draws it

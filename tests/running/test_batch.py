@@ -14,10 +14,11 @@ from minecheck.campaigns.fuzz import Config, board_recipe, check_index, run_camp
 from minecheck.check.crosscheck import check_board, check_boards
 from minecheck.check.findings import Kind, read_findings
 from minecheck.model.answers import Mode
+from minecheck.model.budget import Budget
 from minecheck.running.registry import get_solver, run_solver, run_solver_batch
-from minecheck.running.sandbox import Limits, sandbox
+from minecheck.running.sandbox import sandbox
 
-FAST = Limits(cpu=0.5, memory_mib=256, idle=1.0)
+FAST = Budget(cpu=0.5, memory_mib=256, idle=1.0)
 BOARDS = [small_board(3, i) for i in range(0, small_count(3), 3)]  # 60 boards of 1 to 3 cells
 ITEMS = [(b, Mode.GLOBAL if b.total_mines is not None else Mode.LOCAL) for b in BOARDS]
 DEADLY = [hanging_solver.dies_on(b) for b, _ in ITEMS]
@@ -30,8 +31,8 @@ def plain(result):
 def test_a_batch_gives_each_board_what_a_run_of_its_own_gives():
     for name in ("exact", "brute", "ilp@fixed", "dpll@fixed"):
         solver = get_solver(name)
-        batch = run_solver_batch(solver, ITEMS, Limits(cpu=10))
-        assert [plain(r) for r in batch] == [plain(run_solver(solver, b, m, limits=Limits(cpu=10))) for b, m in ITEMS]
+        batch = run_solver_batch(solver, ITEMS, Budget(cpu=10))
+        assert [plain(r) for r in batch] == [plain(run_solver(solver, b, m, budget=Budget(cpu=10))) for b, m in ITEMS]
 
 
 @pytest.mark.parametrize("name, says", [
@@ -51,15 +52,15 @@ def test_a_solver_failing_on_some_boards_of_a_batch_fails_on_those_alone(name, s
     assert all(r.error.startswith(says) for r, bad in zip(results, deadly) if bad), [r.error for r in results]
     truth = get_solver("exact")
     assert all(plain(r) == plain(truth.solve(b, m)) for r, (b, m), bad in zip(results, items, deadly) if not bad)
-    again = run_solver(get_solver("exact"), *items[0], limits=FAST)  # and the thread's sandbox still works
+    again = run_solver(get_solver("exact"), *items[0], budget=FAST)  # and the thread's sandbox still works
     assert again.error is None
 
 
 def test_check_boards_finds_what_check_board_finds_board_by_board():
     subjects = ["ilp@seed", "dpll@seed", "gibbs@fixed"]
     boards = [(b, None, i) for i, (b, _) in enumerate(ITEMS[::3])]
-    together = check_boards(boards, subjects, references=("exact", "brute"), limits=Limits(cpu=10))
-    alone = [check_board(b, subjects, references=("exact", "brute"), index=i, limits=Limits(cpu=10))
+    together = check_boards(boards, subjects, references=("exact", "brute"), budget=Budget(cpu=10))
+    alone = [check_board(b, subjects, references=("exact", "brute"), index=i, budget=Budget(cpu=10))
              for b, _, i in boards]
     assert [[f.to_json() for c in checks for f in c.findings] for checks in together] == \
         [[f.to_json() for c in checks for f in c.findings] for checks in alone]

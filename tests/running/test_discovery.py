@@ -13,6 +13,7 @@ from shared import PROGRAMS, board
 
 from minecheck.cli import main
 from minecheck.model.answers import Answers, Mode
+from minecheck.model.budget import Budget
 from minecheck.model.errors import UnknownSolver
 from minecheck.running import discovery
 from minecheck.running.discovery import Definition, lookup
@@ -96,7 +97,7 @@ def test_a_configured_solver_is_checked_by_name_without_installing_it(project, c
 def test_a_configured_program_keeps_its_modes_and_persistence(project):
     solver = get_solver("slowstart")
     assert solver.modes == frozenset({Mode.GLOBAL}) and solver.program.persistent
-    result = run_solver(solver, board("3x2x2/HHH/121"), Mode.GLOBAL, timeout=10)
+    result = run_solver(solver, board("3x2x2/HHH/121"), Mode.GLOBAL, Budget(cpu=10))
     assert result.error is None and result.consistent is True
 
 
@@ -121,7 +122,7 @@ def test_an_import_path_names_a_class_a_factory_with_its_option_or_a_protocol_fu
 
 
 def test_a_name_nobody_knows_is_refused_listing_what_is_known():
-    with pytest.raises(UnknownSolver, match="unknown solver 'nope'; known: exact, ilp@seed"):
+    with pytest.raises(UnknownSolver, match="unknown solver 'nope'; known: exact, cbc, minisat, brute, ilp@seed"):
         lookup("nope")
 
 

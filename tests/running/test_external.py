@@ -22,28 +22,28 @@ from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import Kind, read_findings
 from minecheck.cli import main
 from minecheck.model.answers import Answers, Mode, Verdict
+from minecheck.model.budget import Budget
 from minecheck.model.errors import ProtocolError
 from minecheck.running.discovery import lookup, resolve
 from minecheck.running.protocol import board_text, decode_answer
 from minecheck.running.registry import build, get_solver, run_solver
-from minecheck.running.sandbox import Limits
 
 PROGRAM = PROGRAMS / "protocol_program.py"
-LIMITS = Limits(cpu=2.0, idle=1.0)
+BUDGET = Budget(cpu=2.0, idle=1.0)
 
 
 def command(*options: str) -> str:
     return "cmd:" + shlex.join([sys.executable, str(PROGRAM), *options])
 
 
-def one(name: str, text: str = "HHH/121", mode: Mode = Mode.LOCAL, limits: Limits = LIMITS):
-    return run_solver(get_solver(name), board(text), mode, limits=limits)
+def one(name: str, text: str = "HHH/121", mode: Mode = Mode.LOCAL, budget: Budget = BUDGET):
+    return run_solver(get_solver(name), board(text), mode, budget=budget)
 
 
 def test_a_right_program_answers_like_exact_in_both_modes():
     b = board("4x2x2/HHHH/1221")
     for mode in Mode:
-        (checked,) = check_board(b, [command()], [mode], ["exact"], limits=LIMITS)
+        (checked,) = check_board(b, [command()], [mode], ["exact"], budget=BUDGET)
         assert checked.findings == ()
         result = checked.result(command())
         assert result.layouts == 1 and {a.verdict for a in result.cells} == {Verdict.SAFE, Verdict.MINE}
@@ -67,20 +67,20 @@ def test_the_program_is_given_the_board_without_its_hidden_truth():
 ])
 def test_each_misbehaviour_is_a_finding_of_its_kind(how, kind, says):
     name = command("--misbehave", how)
-    (checked,) = check_board(board("HHH/121"), [name], [Mode.LOCAL], ["exact"], limits=LIMITS)
+    (checked,) = check_board(board("HHH/121"), [name], [Mode.LOCAL], ["exact"], budget=BUDGET)
     (finding,) = checked.findings
     assert finding.kind is kind and says in finding.subject_says
 
 
 def test_a_crash_carries_the_last_lines_of_the_programs_standard_error():
     (checked,) = check_board(board("HHH/121"), [command("--misbehave", "crash")], [Mode.LOCAL], ["exact"],
-                             limits=LIMITS)
+                             budget=BUDGET)
     assert 'java.lang.IllegalStateException: deliberate' in checked.findings[0].detail
 
 
 def test_a_program_that_never_starts_is_a_crash_finding_naming_it():
     (checked,) = check_board(board("HHH/121"), ["cmd:/no/such/solver --fast"], [Mode.LOCAL], ["exact"],
-                             limits=LIMITS)
+                             budget=BUDGET)
     (finding,) = checked.findings
     assert finding.kind is Kind.CRASH
     assert finding.subject_says.startswith("Crash: the program could not start: /no/such/solver --fast")
@@ -96,7 +96,7 @@ def _alive(pid: int) -> bool:
 
 
 def test_a_stopped_program_is_killed_with_its_children():
-    result = one(command("--misbehave", "spawn-spinner"), limits=Limits(cpu=1.0, idle=5.0))
+    result = one(command("--misbehave", "spawn-spinner"), budget=Budget(cpu=1.0, idle=5.0))
     assert result.error.startswith("Timeout: stopped at its CPU-time budget of 1 s")  # the child's CPU counts
     spinner = int(result.failure.stderr.split("spinner ")[1].split()[0])
     deadline = time.monotonic() + 5
@@ -109,7 +109,7 @@ def test_persistent_mode_starts_the_program_once_per_worker(tmp_path):
     starts = tmp_path / "starts"
     name = command("--persistent", "--starts", str(starts))
     (shown,), definitions = resolve([name], persistent=True)
-    config = Config(4, (shown,), ("exact",), "reveal", timeout=5.0, definitions=definitions)
+    config = Config(4, (shown,), ("exact",), "reveal", Budget(cpu=5.0), definitions=definitions)
     run_campaign(config, tmp_path / "out", boards=6, jobs=1)
     assert read_findings(tmp_path / "out") == []
     assert len(starts.read_text().split()) == 1
@@ -123,8 +123,8 @@ def test_persistent_mode_starts_the_program_once_per_worker(tmp_path):
 def test_a_persistent_program_out_of_step_is_a_finding_and_is_started_afresh(how, says, tmp_path):
     starts = tmp_path / "starts"
     solver = build(lookup("p=" + command("--persistent", "--misbehave", how, "--starts", str(starts)), persistent=True))
-    first = run_solver(solver, board("HHH/121"), Mode.LOCAL, limits=LIMITS)
-    second = run_solver(solver, board("HHH/121"), Mode.LOCAL, limits=LIMITS)
+    first = run_solver(solver, board("HHH/121"), Mode.LOCAL, budget=BUDGET)
+    second = run_solver(solver, board("HHH/121"), Mode.LOCAL, budget=BUDGET)
     assert says in first.error and says in second.error
     assert len(starts.read_text().split()) == 2
 
@@ -226,7 +226,7 @@ def test_a_persistent_program_runs_on_a_dask_cluster(tmp_path):
     import distributed  # in the test extra: a missing dask fails here rather than skipping
 
     (name,), definitions = resolve(["persist=" + command("--persistent")], persistent=True)
-    config = Config(6, (name,), ("exact",), "reveal", timeout=5.0, definitions=definitions)
+    config = Config(6, (name,), ("exact",), "reveal", Budget(cpu=5.0), definitions=definitions)
     with distributed.LocalCluster(n_workers=1, processes=True, threads_per_worker=2, dashboard_address=None) as cluster:
         run_campaign(config, tmp_path, boards=4, jobs=2, scheduler=cluster.scheduler_address)
     assert read_findings(tmp_path) == []

@@ -16,17 +16,19 @@ from minecheck.campaigns.fuzz import Config, run_campaign
 from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import Kind, read_findings
 from minecheck.model.answers import Mode
+from minecheck.model.budget import Budget
 from minecheck.running import sandbox as isolation
 from minecheck.running.registry import get_solver, run_solver
-from minecheck.running.sandbox import Limits, Stop, sandbox, stop_message, thread_cpu
+from minecheck.running.sandbox import sandbox, thread_cpu
+from minecheck.running.stops import Stop, stop_message
 
 BOARD = board("HHH/121")
-FAST = Limits(cpu=0.5, memory_mib=256, idle=3.0)  # idle well above the budget: a loaded machine is not idle
+FAST = Budget(cpu=0.5, memory_mib=256, idle=3.0)  # idle well above the budget: a loaded machine is not idle
 TESTS = PROGRAMS
 
 
-def run(name: str, limits: Limits = FAST):
-    return run_solver(get_solver(name), BOARD, Mode.LOCAL, limits=limits)
+def run(name: str, budget: Budget = FAST):
+    return run_solver(get_solver(name), BOARD, Mode.LOCAL, budget=budget)
 
 
 def still_answers_like_exact() -> None:
@@ -51,7 +53,7 @@ def test_a_solver_stuck_inside_one_c_call_is_stopped_from_outside():
 
 
 def test_a_solver_that_sleeps_is_stopped_for_idling_and_says_so():
-    result = run(hanging_solver.HANG, Limits(cpu=0.5, idle=0.5))
+    result = run(hanging_solver.HANG, Budget(cpu=0.5, idle=0.5))
     assert result.error.startswith("Timeout: stopped after 0.5 s without using the CPU")
     still_answers_like_exact()
 
@@ -60,7 +62,7 @@ def test_the_budget_is_cpu_time_so_sleeping_within_the_idle_limit_is_not_a_timeo
     sleepy = tmp_path / "sleepy.py"
     sleepy.write_text("import json, sys, time\ntime.sleep(1.2)\nprint(json.dumps({'schema': 1, 'cells': []}))\n")
     result = run_solver(get_solver(f"cmd:{sys.executable} {sleepy}"), BOARD, Mode.LOCAL,
-                        limits=Limits(cpu=0.5, idle=3.0))
+                        budget=Budget(cpu=0.5, idle=3.0))
     assert result.error is None and result.consistent is None
 
 
@@ -71,21 +73,21 @@ def test_a_solver_that_allocates_without_bound_stops_at_its_memory_limit():
 
 
 def test_a_c_stack_overflow_is_a_crash_naming_the_signal():
-    result = run(hanging_solver.STACK, Limits(cpu=20, memory_mib=None))
+    result = run(hanging_solver.STACK, Budget(cpu=20, memory_mib=None))
     assert result.error.startswith("Died: the solver's process was killed by SIGSEGV")
     still_answers_like_exact()
 
 
 def test_a_solver_that_ends_its_process_is_a_crash_and_the_caller_goes_on():
     odd = board("3x1x1/1HH")
-    result = run_solver(get_solver(hanging_solver.DIE), odd, Mode.LOCAL, limits=FAST)
+    result = run_solver(get_solver(hanging_solver.DIE), odd, Mode.LOCAL, budget=FAST)
     assert result.error == "Died: the solver's process exited with status 3 without answering"
     still_answers_like_exact()
 
 
 def test_stop_messages_name_the_budget_and_no_measured_time():
     """Findings must be the same on a busy machine and a quiet one: no seconds measured in the text."""
-    limits = Limits(cpu=3, memory_mib=2048)
+    limits = Budget(cpu=3, memory_mib=2048)
     assert {stop_message(s, limits) for s in Stop} == {
         "Timeout: stopped at its CPU-time budget of 3 s",
         "Timeout: stopped after 5 s without using the CPU (blocked or asleep; the CPU-time budget is 3 s)",
@@ -111,7 +113,7 @@ def test_what_a_solver_prints_does_not_spoil_the_json_on_stdout(tmp_path):
 
 def _campaign(tmp_path: Path, scheduler: str | None) -> list:
     config = Config(5, (hanging_solver.HANG, hanging_solver.HUNGRY, "ilp@seed"), ("exact",), "reveal",
-                    timeout=1.0, memory_mib=256, idle=1.0)
+                    Budget(cpu=1.0, memory_mib=256, idle=1.0))
     run_campaign(config, tmp_path, boards=2, jobs=2, scheduler=scheduler)
     return read_findings(tmp_path)
 
@@ -181,13 +183,13 @@ def test_a_fault_where_cbc_and_minisat_read_the_board_is_seen_by_the_independent
 
 
 def test_brute_runs_by_default_beside_every_check():
-    (checked,) = check_board(board("HHH/121"), [], [Mode.LOCAL], timeout=30)
+    (checked,) = check_board(board("HHH/121"), [], [Mode.LOCAL], budget=Budget(cpu=30))
     assert checked.result("brute") is not None and checked.result("brute").declined is None
 
 
 def test_a_stop_sooner_than_the_cores_could_spend_the_budget_is_run_again_not_reported(tmp_path, monkeypatch):
     monkeypatch.setattr(hanging_solver.SpuriousStopSolver, "marker", str(tmp_path / "marker"))
-    result = run_solver(hanging_solver.SpuriousStopSolver(), BOARD, Mode.LOCAL, limits=Limits(cpu=5.0))
+    result = run_solver(hanging_solver.SpuriousStopSolver(), BOARD, Mode.LOCAL, budget=Budget(cpu=5.0))
     assert (tmp_path / "marker").exists(), "the first run was stopped"
     assert result.error is None and result.layouts == 1
 
@@ -227,11 +229,11 @@ def test_a_sandbox_busy_in_a_call_does_not_outlive_its_caller():
 
     code = (f"import sys; sys.path[:0] = [{str(Path(__file__).parent)!r}, {str(PROGRAMS.parent)!r}]\n"
             "from minecheck.running import sandbox as isolation\n"
-            "from minecheck.running.sandbox import Limits\n"
+            "from minecheck.model.budget import Budget\n"
             "import test_isolation as t\n"
             "probe = t._Probe()\n"
-            "print(isolation.run(probe, 'pid', (), Limits(cpu=5)).value, flush=True)\n"
-            "isolation.run(probe, 'hang', (), Limits(cpu=5, idle=600))\n")
+            "print(isolation.run(probe, 'pid', (), Budget(cpu=5)).value, flush=True)\n"
+            "isolation.run(probe, 'hang', (), Budget(cpu=5, idle=600))\n")
     caller = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, cwd=TESTS)
     sandbox = int(caller.stdout.readline())
     time.sleep(0.5)  # the sandbox is asleep in its call now
@@ -255,10 +257,11 @@ def test_a_watchdog_that_was_itself_stopped_does_not_call_the_solver_idle(monkey
     """A job stopped with SIGSTOP (or starved) and resumed: the wall clock ran, nothing ran; no idle stop."""
     import time
 
-    from minecheck.running import sandbox as isolation
+    from minecheck.running import watchdog
+    from minecheck.running.proctree import Usage
 
-    monkeypatch.setattr(isolation, "group_usage", lambda pgid: isolation.Usage(1.0, 10.0))  # no CPU progress
-    limits = isolation.Limits(cpu=None, memory_mib=None, idle=0.5)
+    monkeypatch.setattr(watchdog, "group_usage", lambda pgid: Usage(1.0, 10.0))  # no CPU progress
+    limits = Budget(cpu=None, memory_mib=None, idle=0.5)
     polls = []
 
     def answered(wait: float) -> bool:
@@ -267,10 +270,10 @@ def test_a_watchdog_that_was_itself_stopped_does_not_call_the_solver_idle(monkey
             time.sleep(1.5)  # the watchdog stopped for longer than the idle limit
         return len(polls) == 5  # the answer comes right after
 
-    assert isolation.watch(0, limits, answered) is None
+    assert watchdog.watch(0, limits, answered) is None
     polls.clear()
-    monkeypatch.setattr(isolation, "WATCHDOG_STALL", 10.0)  # a stall this long would not count as one: idle
-    assert isolation.watch(0, limits, answered) is isolation.Stop.IDLE
+    monkeypatch.setattr(watchdog, "WATCHDOG_STALL", 10.0)  # a stall this long would not count as one: idle
+    assert watchdog.watch(0, limits, answered) is Stop.IDLE
 
 
 class Spinner:
@@ -288,7 +291,7 @@ def test_thread_cpu_counts_a_live_sandbox_once_and_not_again_when_it_is_reaped()
     # sandbox made by an earlier task in the same worker was charged that task's CPU (a mineai@fixed
     # shrink stopped after 26 calls and 8 s, where a fresh process ran 314 calls)
     before = thread_cpu()
-    assert isolation.run(Spinner(), "spin", (0.3,), Limits(cpu=5)).value == 0.3
+    assert isolation.run(Spinner(), "spin", (0.3,), Budget(cpu=5)).value == 0.3
     assert thread_cpu() - before >= 0.25, "the live sandbox's CPU counts while it lives"
     mark = thread_cpu()
     sandbox().close()  # the child is waited for here

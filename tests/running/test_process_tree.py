@@ -21,14 +21,15 @@ from shared import PROGRAMS, board
 
 from minecheck.campaigns.fuzz import Config, read_findings, run_campaign
 from minecheck.model.answers import Mode
+from minecheck.model.budget import Budget
 from minecheck.running.discovery import lookup, resolve
 from minecheck.running.external import ExternalSolver, Program
+from minecheck.running.proctree import members, processes
 from minecheck.running.registry import build, get_solver, run_solver
-from minecheck.running.sandbox import Limits, members, processes
 
 TESTS = PROGRAMS
 HOSTILE = TESTS / "hostile"
-LIMITS = Limits(cpu=1.0, idle=2.0)
+BUDGET = Budget(cpu=1.0, idle=2.0)
 GONE_WITHIN = 2.0  # seconds
 
 
@@ -63,9 +64,9 @@ def assert_none_left(pids: Path, started: int) -> None:
     assert not left, f"still running: {left}"
 
 
-def run_cmd(command: str, limits: Limits = LIMITS, **options):
+def run_cmd(command: str, budget: Budget = BUDGET, **options):
     return run_solver(ExternalSolver("hostile", Program.parse(command), **options), board("HHH/121"), Mode.LOCAL,
-                      limits=limits)
+                      budget=budget)
 
 
 # -- programs run through cmd: ---------------------------------------------------------------------------
@@ -95,21 +96,21 @@ def test_a_spinning_child_is_a_cpu_timeout_even_in_a_session_of_its_own(own_sess
 
 def test_a_program_that_never_reads_its_input_and_sleeps_is_stopped_as_idle(tmp_path):
     pids = tmp_path / "pids"
-    result = run_cmd(hostile("never_reads.py", pids), Limits(cpu=1.0, idle=1.0))
+    result = run_cmd(hostile("never_reads.py", pids), Budget(cpu=1.0, idle=1.0))
     assert result.error.startswith("Timeout: stopped after 1 s without using the CPU")
     assert_none_left(pids, 1)
 
 
 def test_a_flood_on_standard_output_is_a_crash_naming_the_limit(tmp_path):
     pids = tmp_path / "pids"
-    result = run_cmd(hostile("flood.py", pids, "--mib", "8"), answer_limit=2**20)
+    result = run_cmd(hostile("flood.py", pids, "--mib", "8"), Budget(cpu=1.0, idle=2.0, output_mib=1))
     assert result.error == "Crash: the program wrote more than 1 MiB to its standard output"
     assert_none_left(pids, 1)
 
 
 def test_the_default_limit_on_standard_output_is_64_mib_and_is_named(tmp_path):
     pids = tmp_path / "pids"
-    result = run_cmd(hostile("flood.py", pids, "--mib", "70"), Limits(cpu=5.0, idle=2.0))
+    result = run_cmd(hostile("flood.py", pids, "--mib", "70"), Budget(cpu=5.0, idle=2.0))
     assert result.error == "Crash: the program wrote more than 64 MiB to its standard output"
     assert result.failure.kind.value == "crash" and result.failure.budget == "output"
     assert_none_left(pids, 1)
@@ -117,7 +118,7 @@ def test_the_default_limit_on_standard_output_is_64_mib_and_is_named(tmp_path):
 
 def test_a_flood_on_standard_error_is_drained_and_dropped_and_the_answer_after_it_counts(tmp_path):
     pids = tmp_path / "pids"
-    result = run_cmd(hostile("flood.py", pids, "--mib", "40", "--stderr"), Limits(cpu=5.0, idle=1.0))
+    result = run_cmd(hostile("flood.py", pids, "--mib", "40", "--stderr"), Budget(cpu=5.0, idle=1.0))
     assert result.error is None and result.claims == frozenset()
     assert_none_left(pids, 1)
 
@@ -135,7 +136,7 @@ def test_a_persistent_program_that_ignores_the_end_of_its_input_ends_when_closed
     pids = tmp_path / "pids"
     solver = build(lookup("p=cmd:" + hostile("ignores_eof.py", pids), persistent=True))
     for _ in range(2):
-        assert run_solver(solver, board("HHH/121"), Mode.LOCAL, limits=LIMITS).error is None
+        assert run_solver(solver, board("HHH/121"), Mode.LOCAL, budget=BUDGET).error is None
     assert len(recorded(pids)) == 2, "one program (and its child) answered both requests"
     solver.close()
     assert_none_left(pids, 2)
@@ -150,8 +151,9 @@ def test_a_persistent_program_ends_when_the_process_that_started_it_does(how, tm
             "from minecheck.model.answers import Mode\n"
             "from minecheck.running.discovery import lookup\n"
             "from minecheck.running.registry import build, run_solver\n"
+            "from minecheck.model.budget import Budget\n"
             f"solver = build(lookup('p=cmd:' + {hostile('ignores_eof.py', pids)!r}, persistent=True))\n"
-            "print(run_solver(solver, board('HHH/121'), Mode.LOCAL, timeout=5).error, flush=True)\n"
+            "print(run_solver(solver, board('HHH/121'), Mode.LOCAL, Budget(cpu=5)).error, flush=True)\n"
             "if sys.argv[1] == 'is killed':\n"
             "    time.sleep(600)\n"
             "os._exit(0)  # no close(), no finalizer: as a pool worker ends\n")
@@ -180,7 +182,7 @@ def test_a_child_forked_meanwhile_by_another_thread_does_not_keep_a_programs_inp
     big = board("/".join(["H" * 300] * 300))  # 90 kB: more than a pipe holds, so the input is open for 0.5 s
     results = []
     reader = threading.Thread(target=lambda: results.append(
-        run_solver(solver, big, Mode.LOCAL, limits=Limits(cpu=2.0, idle=1.5))))
+        run_solver(solver, big, Mode.LOCAL, budget=Budget(cpu=2.0, idle=1.5))))
     reader.start()
     time.sleep(0.25)
     child = os.fork()
@@ -205,19 +207,19 @@ def solver_pids(tmp_path, monkeypatch) -> Path:
 
 @pytest.mark.parametrize("name, started", [(hostile_solvers.FORK, 1), (hostile_solvers.DOUBLE, 2)])
 def test_what_a_solver_starts_ends_with_its_call(name, started, solver_pids):
-    result = run_solver(get_solver(name), board("HHH/121"), Mode.LOCAL, limits=LIMITS)
+    result = run_solver(get_solver(name), board("HHH/121"), Mode.LOCAL, budget=BUDGET)
     assert result.error is None and result.layouts == 1
     assert_none_left(solver_pids, started)
 
 
 def test_a_solver_whose_child_spins_in_its_own_session_is_a_cpu_timeout(solver_pids):
-    result = run_solver(get_solver(hostile_solvers.SPIN_CHILD), board("HHH/121"), Mode.LOCAL, limits=LIMITS)
+    result = run_solver(get_solver(hostile_solvers.SPIN_CHILD), board("HHH/121"), Mode.LOCAL, budget=BUDGET)
     assert result.error == "Timeout: stopped at its CPU-time budget of 1 s"
     assert_none_left(solver_pids, 1)
 
 
 def test_a_solver_that_dies_leaving_a_child_in_its_own_session_takes_it_along(solver_pids):
-    result = run_solver(get_solver(hostile_solvers.FORK_AND_DIE), board("HHH/121"), Mode.LOCAL, limits=LIMITS)
+    result = run_solver(get_solver(hostile_solvers.FORK_AND_DIE), board("HHH/121"), Mode.LOCAL, budget=BUDGET)
     assert result.error == "Died: the solver's process exited with status 3 without answering"
     assert_none_left(solver_pids, 1)
 
@@ -227,7 +229,7 @@ def test_a_solver_that_dies_leaving_a_child_in_its_own_session_takes_it_along(so
 def _campaign(subjects: list[str], out: Path, jobs: int, persistent: bool = False, boards: int = 2,
               timeout: float = 2.0) -> list:
     names, definitions = resolve(subjects, persistent=persistent)
-    config = Config(7, tuple(names), ("exact",), "reveal", timeout=timeout, idle=2.0, definitions=definitions)
+    config = Config(7, tuple(names), ("exact",), "reveal", Budget(cpu=timeout, idle=2.0), definitions=definitions)
     run_campaign(config, out, boards=boards, jobs=jobs)
     return read_findings(out)
 

@@ -17,6 +17,7 @@ from minecheck.check.findings import Kind
 from minecheck.cli import main
 from minecheck.engine.counter import count_board
 from minecheck.model.answers import Mode
+from minecheck.model.budget import Budget
 from minecheck.report.textview import findings_text
 from minecheck.running.protocol import answer_schema, decode_answer, follows_schema
 from minecheck.running.registry import FunctionSolver
@@ -63,7 +64,7 @@ def test_a_stray_line_beside_the_answer_is_named_apart_from_it(tmp_path):
     program.write_text("import sys\nsys.stdin.read()\nprint('solving now...')\n"
                        "print('{\"schema\": 1, \"cells\": []}')\n")
     name = "cmd:" + shlex.join([sys.executable, str(program)])
-    (checked,) = check_board(board("HHH/121"), [name], [Mode.LOCAL], ["exact"], timeout=10)
+    (checked,) = check_board(board("HHH/121"), [name], [Mode.LOCAL], ["exact"], budget=Budget(cpu=10))
     (finding,) = checked.findings
     assert finding.kind is Kind.PROTOCOL
     assert "standard output held 1 other line(s), the first 'solving now...'" in finding.subject_says
@@ -73,7 +74,7 @@ def test_a_stray_line_beside_the_answer_is_named_apart_from_it(tmp_path):
 
 def test_a_crashing_programs_standard_error_is_not_printed_as_the_references_answer():
     name = "cmd:" + shlex.join([sys.executable, str(PROGRAM), "--misbehave", "crash"])
-    (checked,) = check_board(board("HHH/121"), [name], [Mode.LOCAL], ["exact"], timeout=10)
+    (checked,) = check_board(board("HHH/121"), [name], [Mode.LOCAL], ["exact"], budget=Budget(cpu=10))
     lines = findings_text(board("HHH/121"), checked.findings).splitlines()
     (said,) = [line for line in lines if "exact says:" in line]
     assert said.strip() == "exact says: an answer"

@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from minecheck.model.board import label
+from minecheck.model.budget import Budget
 from minecheck.play.game import Action, Game, Move, open_cell, play_move, view
 from minecheck.play.players.javastate import initial_state
 from minecheck.play.players.mineai import SeedMineAi
@@ -65,7 +66,7 @@ def lay_mines_003(rows: int, cols: int, mines: int, g: int) -> frozenset[int]:
 
 
 def main_003(g: int, rows: int = 16, cols: int = 16, mines: int = 40, lay_first: bool = False,
-             timeout: float | None = None) -> ArticleGame:
+             budget: Budget | None = None) -> ArticleGame:
     """Game g of Main's loop; ``lay_first`` swaps the first move's two lines (the fix)."""
     laid = lay_mines_003(rows, cols, mines, g)
     centre = (rows // 2) * cols + cols // 2
@@ -82,7 +83,7 @@ def main_003(g: int, rows: int = 16, cols: int = 16, mines: int = 40, lay_first:
         safe_won = safe_won or game.won
         if not _hidden(game):
             return ArticleGame(g, laid, tuple(moves), True, safe_won, "nothing hidden: counted a win")
-        decision = player.decide(view(game), state, timeout)
+        decision = player.decide(view(game), state, budget)
         if decision.error or not decision.moves:
             return ArticleGame(g, laid, tuple(moves), False, safe_won, f"decide gave no move ({decision.error})")
         move, state = decision.moves[0], decision.state
@@ -112,7 +113,7 @@ def place_mines_004(rows: int, cols: int, mines: int, seed: int) -> frozenset[in
 
 
 def demo_004(seed: int, rows: int = 9, cols: int = 9, mines: int = 10, laid: frozenset[int] | None = None,
-             timeout: float | None = None) -> ArticleGame:
+             budget: Budget | None = None) -> ArticleGame:
     """MinesweeperDemo.main's game with seed ``seed`` (its mines, unless ``laid`` gives them, and its guesses)."""
     laid = place_mines_004(rows, cols, mines, seed) if laid is None else laid
     centre = (rows // 2) * cols + cols // 2
@@ -122,7 +123,7 @@ def demo_004(seed: int, rows: int = 9, cols: int = 9, mines: int = 10, laid: fro
     state = (initial_state(seed), (), 0)
     ending = "the first click opened a mine" if game.lost else ""
     while not game.over:
-        decision = player.decide(view(game), state, timeout)
+        decision = player.decide(view(game), state, budget)
         if decision.error or not decision.moves:
             ending = decision.error or decision.note
             break

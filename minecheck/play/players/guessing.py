@@ -14,6 +14,7 @@ from fractions import Fraction
 from minecheck.engine.counter import Count, count_board
 from minecheck.model.answers import CellAnswer, Mode, SolverResult, verdict_of
 from minecheck.model.board import Board
+from minecheck.model.budget import Budget
 from minecheck.model.solver import Solver
 from minecheck.play.game import Action, Move
 from minecheck.play.player import Decision
@@ -51,8 +52,8 @@ class GuessingPlayer:
     def start(self, seed: int) -> int:
         return next_seed(seed)
 
-    def decide(self, board: Board, state: int, timeout: float | None = None) -> Decision:
-        result = replace(run_solver(self.solver, board, Mode.GLOBAL, timeout), solver=self.name)
+    def decide(self, board: Board, state: int, budget: Budget | None = None) -> Decision:
+        result = replace(run_solver(self.solver, board, Mode.GLOBAL, budget), solver=self.name)
         if result.error:
             return Decision((), state, result, result.error, result.seconds)
         moves = policy_moves(board, result, state)

@@ -33,6 +33,7 @@ from dataclasses import replace
 
 from minecheck.model.answers import Mode, Verdict
 from minecheck.model.board import Board
+from minecheck.model.budget import Budget
 from minecheck.play.game import Action, Move
 from minecheck.play.player import Decision
 from minecheck.play.players.javastate import initial_state, seed_for, skip
@@ -68,9 +69,9 @@ class SeedMineAi:
     def start(self, seed: int) -> int:
         return initial_state(seed)
 
-    def decide(self, board: Board, state: int, timeout: float | None = None) -> Decision:
+    def decide(self, board: Board, state: int, budget: Budget | None = None) -> Decision:
         sampler = get_solver(f"gibbs@seed:{seed_for(state)}")
-        result = replace(run_solver(sampler, board, Mode.LOCAL, timeout), solver=self.name)
+        result = replace(run_solver(sampler, board, Mode.LOCAL, budget), solver=self.name)
         if result.error:
             return Decision((), state, result, result.error, result.seconds)
         after = skip(state, 2 * (SEED_BURN_IN + SEED_SAMPLES) * sampler_variables(board))
@@ -88,9 +89,9 @@ class FixedMineAi:
     def start(self, seed: int) -> int:
         return seed
 
-    def decide(self, board: Board, state: int, timeout: float | None = None) -> Decision:
+    def decide(self, board: Board, state: int, budget: Budget | None = None) -> Decision:
         sampler = get_solver(f"gibbs@fixed:{state}")
-        result = replace(run_solver(sampler, board, Mode.GLOBAL, timeout), solver=self.name)
+        result = replace(run_solver(sampler, board, Mode.GLOBAL, budget), solver=self.name)
         if result.error:
             return Decision((), state, result, result.error, result.seconds)
         answers = {a.cell: a for a in result.cells if board.is_covered(a.cell)}

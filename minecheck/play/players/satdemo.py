@@ -28,6 +28,7 @@ from dataclasses import replace
 
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.model.board import Board
+from minecheck.model.budget import Budget
 from minecheck.play.game import Action, Move
 from minecheck.play.player import Decision
 from minecheck.play.players.javastate import ResumableRandom, initial_state
@@ -91,12 +92,12 @@ class SeedDemo:
         moved = (where(c) for c in state[1])
         return (state[0], tuple(c for c in moved if c is not None), state[2])
 
-    def decide(self, board: Board, state, timeout: float | None = None) -> Decision:
+    def decide(self, board: Board, state, budget: Budget | None = None) -> Decision:
         rng_state, variables, steps = state[0], tuple(state[1]), state[2]
         if steps >= STEP_CAP:
             return Decision((), state, note=f"the demo stops after {STEP_CAP} steps")
         variables = tuple(c for c in extend_map(variables, board) if c < board.size)
-        result = replace(run_solver(DemoAnalysis(), board, Mode.LOCAL, timeout), solver=self.name)
+        result = replace(run_solver(DemoAnalysis(), board, Mode.LOCAL, budget), solver=self.name)
         if result.error:
             return Decision((), state, result, result.error, result.seconds)
         move = demo_step(board, result, variables)
@@ -121,8 +122,8 @@ class FixedDemo:
     def start(self, seed: int) -> int:
         return 0
 
-    def decide(self, board: Board, state, timeout: float | None = None) -> Decision:
-        result = replace(run_solver(self.solver, board, Mode.GLOBAL, timeout), solver=self.name)
+    def decide(self, board: Board, state, budget: Budget | None = None) -> Decision:
+        result = replace(run_solver(self.solver, board, Mode.GLOBAL, budget), solver=self.name)
         if result.error:
             return Decision((), state, result, result.error, result.seconds)
         move = demo_step(board, result, board.covered)
