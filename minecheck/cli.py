@@ -248,9 +248,9 @@ def _shrink(args: argparse.Namespace) -> int:
     from minecheck.check.findings import Kind
     from minecheck.check.shrink import has_board, shrink
     from minecheck.model.boardtext import format_board
+    from minecheck.report.findingpage import pages_folder, write_page
     from minecheck.report.pages import replay_command
     from minecheck.report.textview import findings_text
-    from minecheck.testing import pages_folder, write_page
 
     board = read_board_arg(args.board)
     subjects, references, definitions = _resolve(args)

@@ -3,7 +3,7 @@
 On a disagreement it fails with an ``AssertionError`` that a reader can act on without minecheck
 open: what each side says, the board shrunk by minecheck's shrinker (as board text), the one-line
 ``minecheck check`` command that replays it, and the path of an HTML page that draws it.  Pages
-are written under ``.minecheck/check/findings/`` in the working directory (the environment variable
+are written under ``.minecheck/findings/`` in the working directory (the environment variable
 ``MINECHECK_PAGES``, or the ``pages`` argument, names another folder).
 
 The solver may be a ``Solver`` object, a name (built-in, an import path ``pkg.mod:thing``, or
@@ -14,15 +14,13 @@ JSON object (``minecheck.running.protocol``).
 from __future__ import annotations
 
 import inspect
-import os
 import shlex
 import sys
 from collections.abc import Sequence
-from dataclasses import asdict, replace
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
-from minecheck.campaigns.regressions import file_name
 from minecheck.check.crosscheck import check_board, modes_for
 from minecheck.check.crosscheck import solver as named_solver
 from minecheck.check.findings import Finding, Kind
@@ -33,14 +31,12 @@ from minecheck.model.boardtext import format_board, parse_board
 from minecheck.model.budget import DEFAULT_CPU, Budget
 from minecheck.model.errors import BadOption, UnknownSolver
 from minecheck.model.solver import Solver, require_mode
-from minecheck.report.pages import FindingPage, render_finding, replay_command
+from minecheck.report.findingpage import pages_folder, write_page
+from minecheck.report.pages import replay_command
 from minecheck.report.textview import findings_text
 from minecheck.running.discovery import lookup
 from minecheck.running.registry import FunctionSolver, require_runnable
-from minecheck.running.runfolder import write_text
 
-PAGES = Path(".minecheck") / "findings"  # where failure pages go, from the working directory
-PAGES_VARIABLE = "MINECHECK_PAGES"
 MINECHECK_FILES = "/minecheck/**"  # hypothesis's glob for every file in a folder named minecheck
 
 
@@ -170,25 +166,6 @@ def failure_message(finding: Finding, shrunk: Shrunk | None, others: list[Findin
     return "\n".join(lines)
 
 
-def write_page(finding: Finding, shrunk: Shrunk | None, board: Board, checks, rerun: Solver | None,
-               references: Sequence[str | Solver], budget: Budget, folder: Path) -> Path:
-    """The finding's HTML page (the original board, the shrunk one, both sides' answers on each)."""
-    original_results = next((c.results for c in checks if c.mode is finding.mode), ())
-    shown, small, small_results, stats = finding, None, (), None
-    if shrunk is not None:
-        shown = replace(shrunk.finding, extra={**shrunk.finding.extra, "original_board": finding.board})
-        small, stats = shrunk.board, asdict(shrunk.stats)
-        who = rerun if rerun is not None else finding.subject
-        subjects, refs = ([], [who]) if finding.kind is Kind.REFERENCE else ([who], references)
-        (again,) = check_board(small, subjects, [finding.mode], refs, budget=budget)
-        small_results = again.results
-    page = FindingPage(shown, 0, board, small, original_results, small_results, stats, back=None)  # no index here
-    folder.mkdir(parents=True, exist_ok=True)
-    path = (folder / file_name(shown)).with_suffix(".html")
-    write_text(path, render_finding(page))
-    return path.resolve()
-
-
 # -- helpers -----------------------------------------------------------------------------------
 
 def _hypothesis_is_searching() -> bool:
@@ -235,11 +212,6 @@ def _modes(board: Board, mode, subject: Solver) -> tuple[Mode, ...]:
         if m is Mode.GLOBAL and board.total_mines is None:
             raise BadOption("the global mode needs the total mine count: give the board a header WxHxM")
     return modes
-
-
-def pages_folder(pages: Path | str | None) -> Path:
-    """Where finding pages go: ``pages``, else $MINECHECK_PAGES, else .minecheck/findings."""
-    return Path(pages or os.environ.get(PAGES_VARIABLE) or PAGES)
 
 
 def _named_by(given, subject: Solver) -> bool:

@@ -252,11 +252,6 @@ def small_entry(n: int, index: int) -> SmallBoard:
     return sweep[index]
 
 
-def small_board(n: int, index: int) -> Board:
-    """Board ``index`` of the sweep of n cells; a consistent one carries its truth."""
-    return small_entry(n, index).board
-
-
 def small_label(n: int, index: int) -> str:
     """What board ``index`` of the sweep is: "consistent", "digit +1 at r0c1", "total above range (...)"."""
     return small_entry(n, index).label

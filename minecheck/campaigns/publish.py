@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import Executor
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
+from minecheck.boards.generators import features
 from minecheck.campaigns.attribution import explained_by
 from minecheck.campaigns.baseline import Baseline, news
 from minecheck.campaigns.fuzz import stored_budget
@@ -109,7 +110,7 @@ def publish(out: Path, per_signature: int = 2, pool: Executor | None = None) -> 
     findings = ordered(read_findings(out))
     budget = stored_budget(out)
     shrunk = shrink_representatives(out, findings, per_signature, budget, pool)
-    shrunk_boards = {}
+    small_texts = {}
     recorded = {b["index"]: tuple(sorted(b.get("solver_seconds", {}).items())) for b in boards}
     for n, f in enumerate(findings):
         timings = recorded.get(f.index, ())
@@ -120,9 +121,10 @@ def publish(out: Path, per_signature: int = 2, pool: Executor | None = None) -> 
             original, original_results = _results(f, f.board, budget)
             board, results = _results(small, small.board, budget)
             page = FindingPage(small, n, original, board, original_results, results, shrunk[n]["stats"], timings)
-            shrunk_boards[n] = small.board
+            small_texts[n] = small.board
         elif (drawn := _board_or_none(f.board)) is not None:
             page = FindingPage(f, n, drawn, timings=timings)
+        page = replace(page, features=features(f.recipe) if f.recipe else ())
         write_text(out / page_name(n), render_finding(page))
     wall = json.loads((out / "summary.json").read_text())["seconds"] if (out / "summary.json").exists() \
         else sum(b.get("seconds", 0) for b in boards)
@@ -132,7 +134,7 @@ def publish(out: Path, per_signature: int = 2, pool: Executor | None = None) -> 
             solver_seconds[name] = solver_seconds.get(name, 0.0) + t
     news_rows = json.loads((out / "news.json").read_text()) if (out / "news.json").exists() else None
     summary = CampaignSummary(config["seed"], tuple(config["subjects"]), tuple(config["references"]),
-                              config["generator"], len(boards), wall, solver_seconds, tuple(findings), shrunk_boards,
+                              config["generator"], len(boards), wall, solver_seconds, tuple(findings), small_texts,
                               news_rows)
     write_text(out / "index.html", render_index(summary))
     write_text(out / "junit.xml", junit_xml(boards, findings))

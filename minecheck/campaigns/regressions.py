@@ -7,15 +7,13 @@ text, subject, reference, mode, kind, what each side said).  The hash is of what
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
 from concurrent.futures import Executor
 from pathlib import Path
 
 from minecheck.campaigns.fuzz import stored_budget
 from minecheck.campaigns.publish import ordered, shrink_representatives, shrink_seconds
-from minecheck.check.findings import REGRESSIONS, WHOLE_BOARD, Finding, Kind, read_findings
+from minecheck.check.findings import REGRESSIONS, WHOLE_BOARD, Finding, Kind, file_name, read_findings
 from minecheck.check.shrink import has_board, shrink
 from minecheck.model.errors import BadOption
 from minecheck.running.runfolder import make_folder, write_text
@@ -32,17 +30,6 @@ def why_not_replayable(finding: Finding) -> str | None:
     return None
 
 
-MAX_SUBJECT = 80  # characters of a solver's name in a file name: file systems allow 255 bytes in all
-
-
-def file_name(finding: Finding) -> str:
-    """``<kind>-<subject>-<mode>-<hash>.json``; characters unsafe in file names become '_'."""
-    what = "|".join((finding.kind.value, finding.subject, finding.reference, finding.mode.value, finding.board))
-    digest = hashlib.sha256(what.encode()).hexdigest()[:8]
-    subject = re.sub(r"[^A-Za-z0-9@._-]", "_", finding.subject)[:MAX_SUBJECT]  # the digest keeps names apart
-    return f"{finding.kind.value}-{subject}-{finding.mode.value}-{digest}.json"
-
-
 def save(finding: Finding, directory: Path = REGRESSIONS) -> Path:
     """Write the finding into ``directory`` (made if missing); the path written."""
     why = why_not_replayable(finding)
@@ -56,13 +43,6 @@ def save(finding: Finding, directory: Path = REGRESSIONS) -> Path:
 
 def load(path: Path) -> Finding:
     return Finding.from_json(path.read_text())
-
-
-def load_all(directory: Path = REGRESSIONS) -> dict[str, Finding]:
-    """Every saved finding, by file name, in name order."""
-    return {p.name: load(p) for p in sorted(directory.glob("*.json"))}
-
-
 
 
 def save_shrunk(out: Path, directory: Path, per_signature: int = 2, pool: Executor | None = None) -> list[Path]:

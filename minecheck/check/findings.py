@@ -5,7 +5,9 @@ Plain data with a JSON form (one line per finding in a campaign's findings.jsonl
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -92,3 +94,14 @@ def read_findings(out: Path) -> list[Finding]:
         except (json.JSONDecodeError, KeyError, TypeError, ValueError):
             continue  # a line torn by a kill: everything before it is kept
     return found
+
+
+MAX_SUBJECT = 80  # characters of a solver's name in a file name: file systems allow 255 bytes in all
+
+
+def file_name(finding: Finding) -> str:
+    """``<kind>-<subject>-<mode>-<hash>.json``; characters unsafe in file names become '_'."""
+    what = "|".join((finding.kind.value, finding.subject, finding.reference, finding.mode.value, finding.board))
+    digest = hashlib.sha256(what.encode()).hexdigest()[:8]
+    subject = re.sub(r"[^A-Za-z0-9@._-]", "_", finding.subject)[:MAX_SUBJECT]  # the digest keeps names apart
+    return f"{finding.kind.value}-{subject}-{finding.mode.value}-{digest}.json"

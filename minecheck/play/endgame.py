@@ -42,23 +42,6 @@ def position_layouts(board: Board, limit: int = ENDGAME_LAYOUTS) -> tuple[int, .
     return found
 
 
-def position_move_values(board: Board, limit: int = ENDGAME_LAYOUTS,
-                         states: int | None = None) -> dict[int, Fraction] | None:
-    """Each covered cell's chance of winning when opened now and the game is played perfectly after (0 for a
-    certain mine), as ``board_move_values`` gives on small boards; None past ``limit`` layouts or ``states``
-    memoised states.  Every value is exact, so this costs more than ``endgame_move``."""
-    found = position_layouts(board, limit)
-    if found is None:
-        return None
-    search = _search(board, states)
-    known = sum(1 << c for c in board.digits)
-    try:
-        wins = {c: search.move(found, c, known, 0) for c in range(board.size) if board.cells[c] == COVERED}
-    except OracleLimit:
-        return None
-    return {c: Fraction(w, len(found)) for c, w in wins.items()}
-
-
 def endgame_move(board: Board, limit: int = ENDGAME_LAYOUTS, states: int | None = ENDGAME_STATES,
                  margin: Fraction | None = None) -> tuple[int, Fraction] | None:
     """The best cell to open under perfect play and its chance of winning; ties go to the lower mine probability,

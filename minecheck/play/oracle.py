@@ -492,11 +492,6 @@ def board_move_values(board: Board) -> dict[int, Fraction]:
     return {c: v for c, v in values.items() if board.cells[c] == COVERED}
 
 
-def board_value(board: Board) -> Fraction:
-    """The chance of winning from what the board shows under perfect play (flags taken as covered cells)."""
-    return game_value(board.width, board.height, _total(board), {c: board.cells[c] for c in board.digits})
-
-
 def _total(board: Board) -> int:
     if board.total_mines is None:
         raise BadOption("the oracle needs the board's total mines: its layouts are all those with exactly that many")

@@ -103,11 +103,6 @@ def _got_far(result: dict) -> bool:
     return stats["cut_short"] or 4 * stats["cells_after"] <= stats["cells_before"]
 
 
-def decision_results(f: Finding, board: Board, budget: Budget) -> tuple[SolverResult, ...]:
-    """What the player's solver answered on the finding's board (named as the player) and the exact answer."""
-    return _decided(f, board, budget)[1]
-
-
 def _decided(f: Finding, board: Board, budget: Budget) -> tuple[Decision | None, tuple[SolverResult, ...]]:
     """The player's decision again on the finding's board, and its solver's answer beside the exact one."""
     seen = replace(board, truth=None)

@@ -1,2 +1,2 @@
 """Showing findings to people: HTML pages and their templates, plots, the terminal view and the
-progress bar.  Knows findings and answers, never how a solver works.  May import: model, check."""
+progress bar.  Knows findings and answers, never how a solver works.  May import: model, running, check."""

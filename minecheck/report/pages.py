@@ -17,7 +17,6 @@ from importlib.metadata import PackageNotFoundError, version
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
-from minecheck.boards.generators import features
 from minecheck.check.findings import Finding, Kind
 from minecheck.model.answers import SolverResult, Verdict
 from minecheck.model.board import COVERED, FLAG, Board, label
@@ -60,6 +59,7 @@ class FindingPage:
     back: tuple[str, str] | None = ("index.html", "campaign index")  # (href, words) of the page's index, if any
     notes: tuple[tuple[str, str], ...] = ()  # (what, words): a decision's move on each board and why it was made
     commands: tuple[tuple[str, str], ...] = ()  # (what it shows, command): replays beside the finding's own
+    features: tuple[str, ...] = ()  # what the board's recipe made, in words (the campaign says; a page cannot know)
 
 
 @dataclass(frozen=True)
@@ -184,7 +184,7 @@ def render_finding(page: FindingPage) -> str:
                                 f"to {page.shrunk.width}x{page.shrunk.height}; its text is at the end of the page.")
     board_text = f.board
     origin = _origin(f)
-    has = ", ".join(features(f.recipe)) if f.recipe else ""
+    has = ", ".join(page.features)
     stats = dict(page.stats) if page.stats else None
     if stats and stats.get("successes"):
         stats["passes"] = ", ".join(f"{k} x{v}" for k, v in stats["successes"].items())

@@ -1,3 +1,4 @@
-"""Running untrusted solvers: the sandbox and its budgets, the work queue, the external program
-protocol, solver discovery by name and the registry that makes and runs them.
-May import: model, engine (solvers are found by name, never imported here)."""
+"""Running untrusted solvers: the catalogue of shipped solvers, discovery by name and the registry that makes
+and runs them; the sandbox, the stops and budgets it enforces, the process tree and its reaping, the
+watchdog, the work queue, a run's folder, the program protocol.  May import: model (solvers are found by
+name, never imported here)."""

@@ -121,11 +121,6 @@ def _registers(n: int, low: int, high: int) -> int:
     return max(low, high + 1 if high < n else 0)
 
 
-def exactly_by_counter(variables: tuple[int, ...], k: int, first_aux: int) -> tuple[CNF, int]:
-    """Exactly k of the variables are true, by the sequential counter."""
-    return between_by_counter(variables, k, k, first_aux)
-
-
 def _register_definition(reg: dict[tuple[int, int], int], i: int, j: int, x: int) -> list[Clause]:
     """r(i, j) <-> r(i-1, j) or (x_i and r(i-1, j-1)), with r(i-1, 0) true and r(i-1, j) false for j > i-1."""
     r = reg[i, j]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from minecheck.engine.counter import count_board
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, verdict_of
 from minecheck.model.board import Board
+from minecheck.model.errors import BadOption
 
 
 class ExactSolver:
@@ -14,6 +15,8 @@ class ExactSolver:
     modes = frozenset({Mode.LOCAL, Mode.GLOBAL})
 
     def __init__(self, option: str | None = None):
+        if option is not None:
+            raise BadOption(f"exact takes no option, got {option!r}")
         self.name = "exact"
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:

@@ -23,7 +23,6 @@ from minecheck.boards.small import (
     layouts,
     shape_sweep,
     small,
-    small_board,
     small_count,
     small_entry,
     small_label,
@@ -249,15 +248,15 @@ def test_the_same_sweep_in_another_process_with_another_hash_seed():
 def test_board_i_is_the_ith_of_the_sweep_and_beyond_the_end_is_an_error():
     sweep = small_sweep(4)
     for i in (0, 1, 17, len(sweep) - 1):
-        assert small_board(4, i) == sweep[i].board and small_entry(4, i) == sweep[i]
+        assert small_entry(4, i).board == sweep[i].board and small_entry(4, i) == sweep[i]
         assert small_label(4, i) == sweep[i].label
         rec = small_recipe(4, i)
         made = small(rec, **dict(rec.params))
         assert (made if sweep[i].truth is None else render(made)) == sweep[i].board
     with pytest.raises(IndexError, match="small:4 sweep holds boards 0 to 913"):
-        small_board(4, len(sweep))
+        small_entry(4, len(sweep))
     with pytest.raises(IndexError):
-        small_board(4, -1)
+        small_entry(4, -1)
     for n in (0, 9):
         with pytest.raises(ValueError, match="1 to 8 cells"):
             small_count(n)

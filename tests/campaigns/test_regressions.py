@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from shared import FIXTURES
 
-from minecheck.campaigns.regressions import file_name, load, load_all, save
-from minecheck.check.findings import WHOLE_BOARD, Kind, read_findings
+from minecheck.campaigns.regressions import load, save
+from minecheck.check.findings import WHOLE_BOARD, Kind, file_name, read_findings
 from minecheck.check.shrink import still_shows
 from minecheck.cli import main
 from minecheck.model.boardtext import parse_board
@@ -87,3 +87,8 @@ def test_findings_too_slow_or_impossible_to_replay_are_not_saved(tmp_path, chang
     with pytest.raises(ValueError, match="not saved"):
         save(finding, tmp_path)
     assert not list(tmp_path.iterdir())
+
+
+def load_all(directory: Path) -> dict[str, object]:
+    """Every saved finding, by file name."""
+    return {p.name: load(p) for p in sorted(directory.glob("*.json"))}

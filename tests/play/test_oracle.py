@@ -19,7 +19,6 @@ from minecheck.play import oracle
 from minecheck.play.oracle import (
     OracleLimit,
     board_move_values,
-    board_value,
     first_click_value,
     fits,
     game_value,
@@ -264,3 +263,8 @@ def test_bad_input_is_refused():
         game_value(3, 3, 1, {9: 1})
     with pytest.raises(ValueError, match="no layout"):
         first_click_value(3, 3, 9, "safe", 4)
+
+
+def board_value(board) -> Fraction:
+    """The chance of winning from what the board shows under perfect play (flags taken as covered cells)."""
+    return game_value(board.width, board.height, board.total_mines, {c: board.cells[c] for c in board.digits})

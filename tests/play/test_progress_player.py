@@ -12,11 +12,11 @@ from shared import board
 from minecheck.cli import main
 from minecheck.engine.counter import count_board
 from minecheck.model.answers import Mode
-from minecheck.model.board import Board
+from minecheck.model.board import COVERED, Board
 from minecheck.play.decisions import judge
-from minecheck.play.endgame import endgame_move, position_layouts, position_move_values
+from minecheck.play.endgame import ENDGAME_LAYOUTS, _search, endgame_move, position_layouts
 from minecheck.play.game import Action, FirstClick, Size, deal, open_cell, view
-from minecheck.play.oracle import board_move_values
+from minecheck.play.oracle import OracleLimit, board_move_values
 from minecheck.play.players import get_player
 from minecheck.play.players.progress import outlook, progress_guess
 from minecheck.play.run import PlayConfig, play_game
@@ -216,3 +216,20 @@ def test_decide_says_why_progress_moved(capsys):
     assert main(["decide", CENTRE_LOSES, "--player", "progress"]) == 0
     out = capsys.readouterr().out
     assert "its endgame search (few layouts left) chose r0c1, which wins 4/9 under perfect play" in out
+
+
+def position_move_values(board: Board, limit: int = ENDGAME_LAYOUTS,
+                         states: int | None = None) -> dict[int, Fraction] | None:
+    """Each covered cell's chance of winning when opened now and the game is played perfectly after (0 for a
+    certain mine), by the endgame's search, every value exact: the oracle the tests hold ``endgame_move`` and
+    ``board_move_values`` to; None past ``limit`` layouts or ``states`` memoised states."""
+    found = position_layouts(board, limit)
+    if found is None:
+        return None
+    search = _search(board, states)
+    known = sum(1 << c for c in board.digits)
+    try:
+        wins = {c: search.move(found, c, known, 0) for c in range(board.size) if board.cells[c] == COVERED}
+    except OracleLimit:
+        return None
+    return {c: Fraction(w, len(found)) for c, w in wins.items()}

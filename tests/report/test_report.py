@@ -465,15 +465,17 @@ def test_publishing_again_gives_identical_pages(campaign, tmp_path):
 
 
 def test_finding_page_says_what_a_swarm_or_small_board_has():
+    """The page says what the campaign says its board has (the report never builds a board to find out)."""
     from dataclasses import replace as changed
 
+    from minecheck.boards.generators import features
     from minecheck.boards.small import small_label, small_recipe
     from minecheck.boards.swarm import swarm_features
 
     swarm = Recipe("swarm", (), 99)
     page = verdict_page()
-    text = Page(render_finding(changed(page, finding=changed(page.finding, recipe=swarm)))).text
+    text = Page(render_finding(changed(page, features=features(swarm)))).text
     assert "the board has " + ", ".join(swarm_features(swarm)) in text
-    text = Page(render_finding(changed(page, finding=changed(page.finding, recipe=small_recipe(4, 900))))).text
+    text = Page(render_finding(changed(page, features=features(small_recipe(4, 900))))).text
     assert f"the board has board 900 of small:4, {small_label(4, 900)}" in text
     assert "the board has" not in Page(render_finding(page)).text  # a reveal board: nothing to say

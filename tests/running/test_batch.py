@@ -9,7 +9,7 @@ import json
 import hanging_solver
 import pytest
 
-from minecheck.boards.small import small_board, small_count
+from minecheck.boards.small import small_count, small_entry
 from minecheck.campaigns.fuzz import Config, board_recipe, check_index, run_campaign, tasks
 from minecheck.check.crosscheck import check_board, check_boards
 from minecheck.check.findings import Kind, read_findings
@@ -19,7 +19,7 @@ from minecheck.running.registry import get_solver, run_solver, run_solver_batch
 from minecheck.running.sandbox import sandbox
 
 FAST = Budget(cpu=0.5, memory_mib=256, idle=1.0)
-BOARDS = [small_board(3, i) for i in range(0, small_count(3), 3)]  # 60 boards of 1 to 3 cells
+BOARDS = [small_entry(3, i).board for i in range(0, small_count(3), 3)]  # 60 boards of 1 to 3 cells
 ITEMS = [(b, Mode.GLOBAL if b.total_mines is not None else Mode.LOCAL) for b in BOARDS]
 DEADLY = [hanging_solver.dies_on(b) for b, _ in ITEMS]
 
@@ -81,7 +81,7 @@ def test_a_small_sweep_campaign_checks_its_boards_in_batches_with_the_findings_o
 
 def test_a_worker_killed_in_a_batch_costs_a_crash_on_its_own_boards_and_the_rest_are_checked(tmp_path):
     config = Config(3, (hanging_solver.KILL_WORKER,), ("exact",), "small:2")
-    deadly = {i for i in range(small_count(2)) if hanging_solver.dies_on(small_board(2, i))}
+    deadly = {i for i in range(small_count(2)) if hanging_solver.dies_on(small_entry(2, i).board)}
     assert 0 < len(deadly) < small_count(2)
     run_campaign(config, tmp_path, jobs=2)
     findings = read_findings(tmp_path)
@@ -94,7 +94,7 @@ def test_a_worker_killed_in_a_batch_costs_a_crash_on_its_own_boards_and_the_rest
 def test_a_dying_solver_in_a_batch_costs_a_crash_on_its_own_boards(tmp_path):
     config = Config(3, (hanging_solver.DIE,), ("exact",), "small:3")
     run_campaign(config, tmp_path, boards=64, jobs=1)
-    deadly = {i for i in range(64) if hanging_solver.dies_on(small_board(3, i))}
+    deadly = {i for i in range(64) if hanging_solver.dies_on(small_entry(3, i).board)}
     findings = read_findings(tmp_path)
     assert {f.index for f in findings} == deadly and deadly
     assert all(f.kind is Kind.CRASH and "exited with status 3" in f.subject_says for f in findings)

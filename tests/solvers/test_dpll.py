@@ -27,7 +27,6 @@ from minecheck.solvers.cnf import (
     between_by_counter,
     component_cnf,
     exactly_by_combinations,
-    exactly_by_counter,
     satisfies,
     seed_board_cnf,
     seed_exactly_by_combinations,
@@ -110,7 +109,7 @@ def test_the_sequential_counter_extends_each_bounded_subset_exactly_once(n):
 
 @pytest.mark.parametrize("n, k", [(n, k) for n in range(0, 7) for k in range(0, n + 1)])
 def test_the_exactly_k_counter_has_c_n_k_models_over_all_its_variables(n, k):
-    cnf, next_id = exactly_by_counter(tuple(range(1, n + 1)), k, n + 1)
+    cnf, next_id = between_by_counter(tuple(range(1, n + 1)), k, k, n + 1)
     tally = count_models(cnf, tuple(range(1, next_id)))
     assert tally.models == len(list(combinations(range(n), k)))
 
@@ -242,7 +241,7 @@ def test_the_global_count_equals_the_models_of_exactly_r_over_all_covered_cells(
     var_of = {cell: v for v, cell in enumerate(system.frontier + system.off_frontier, start=1)}
     digits = tuple(clause for comp in system.components for clause in component_cnf(comp, var_of))
     cells = tuple(var_of.values())
-    cnf, next_id = exactly_by_counter(cells, system.mines_remaining, len(cells) + 1)
+    cnf, next_id = between_by_counter(cells, system.mines_remaining, system.mines_remaining, len(cells) + 1)
     full = count_models(digits + cnf, tuple(range(1, next_id)))
     result = FIXED.solve(b, Mode.GLOBAL)
     assert full.models == result.layouts
