@@ -18,7 +18,16 @@ from minecheck.check.findings import REGRESSIONS
 from minecheck.model.answers import Mode
 from minecheck.model.boardtext import read_board_arg
 from minecheck.model.errors import BadFile, BadInput, BadOption, UnknownSolver
-from minecheck.options import add_budget_options, budget_of, count, positive, seconds
+from minecheck.options import (
+    CommandParser,
+    add_budget_options,
+    add_verbosity,
+    budget_of,
+    chosen_seed,
+    count,
+    positive,
+    seconds,
+)
 from minecheck.playcli import add_parsers as add_play_parsers
 from minecheck.report.textview import printable
 from minecheck.running.catalogue import GROUND_TRUTH, LP_SOLVERS, REFERENCES, SUBJECTS, is_lp_solver
@@ -48,7 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     if not argv:  # a bare `minecheck`: what it can do, rather than "required: COMMAND"
         parser.print_help()
         return EXIT_OK
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:  # reported by the command they were given to, with its usage and "did you mean"
+        args.parser.unrecognized(extras)
     try:
         return args.run(args)
     except BadInput as err:  # the user's: a board, a name, an option, a file or folder (never a ValueError of ours)
@@ -117,8 +128,8 @@ def check_generator(generator: str) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="minecheck", description=DESCRIPTION, epilog=EPILOG,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = CommandParser(prog="minecheck", description=DESCRIPTION, epilog=EPILOG,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action=_Version, help="print minecheck's version and exit")
     sub = parser.add_subparsers(required=True, metavar="COMMAND", title="commands")
     check = sub.add_parser("check", help="answer a board with the chosen solvers and compare them")
@@ -132,7 +143,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="run cmd: solvers in persistent mode: started once, one JSON request per line")
     check.add_argument("--json", action="store_true", help="print JSON keyed by solver name, plus findings")
     add_budget_options(check)
-    check.set_defaults(run=_check)
+    check.set_defaults(run=_check, parser=check)
 
     shrink = sub.add_parser("shrink", help="shrink every disagreement on a board of your own to a small board")
     shrink.add_argument("board", help="a board file, '-' for stdin, or rows joined by '/' (e.g. HHH/121)")
@@ -149,10 +160,12 @@ def _parser() -> argparse.ArgumentParser:
     shrink.add_argument("--json", action="store_true",
                         help="print one JSON object per finding, its shrunk board text under \"board\"")
     add_budget_options(shrink, "solver call, on the board and on every smaller board tried")
-    shrink.set_defaults(run=_shrink)
+    shrink.set_defaults(run=_shrink, parser=shrink)
 
     fuzz = sub.add_parser("fuzz", help="cross-check many seeded boards; findings and a report in --out")
-    fuzz.add_argument("--seed", type=int, required=True, help="the campaign seed: board i is made from (seed, i)")
+    fuzz.add_argument("--seed", type=int, default=None,
+                      help="the campaign seed: board i is made from (seed, i) (default: the resumed run's, else a new "
+                           "one, printed)")
     how_long = fuzz.add_mutually_exclusive_group()
     how_long.add_argument("--boards", type=positive,
                         help="check boards 0 .. N-1 (one of --boards and --time-budget is needed, but for small:N, "
@@ -171,7 +184,8 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--resume", action="store_true", help="continue the campaign in --out, skipping boards done")
     fuzz.add_argument("--overwrite", action="store_true",
                       help="replace the earlier run whose files are in --out (without it, such a folder is refused)")
-    fuzz.add_argument("--no-progress", action="store_true", help="no progress bar (for logs)")
+    fuzz.add_argument("--no-progress", action="store_true", help="no progress on stderr (as -q, but for the totals)")
+    add_verbosity(fuzz)
     fuzz.add_argument("--no-report", action="store_true",
                       help="skip the HTML report (and shrinking, unless --save-regressions)")
     fuzz.add_argument("--shrink-per-signature", type=count, default=2,
@@ -183,24 +197,24 @@ def _parser() -> argparse.ArgumentParser:
                       help="signatures already known (minecheck baseline --write): new ones are listed first, and "
                            "the exit code is 1 only when there is a new one")
     add_budget_options(fuzz, "solver on each board")
-    fuzz.set_defaults(run=_fuzz)
+    fuzz.set_defaults(run=_fuzz, parser=fuzz)
 
     base = sub.add_parser("baseline", help="write the signatures of a campaign's findings as a baseline file")
     base.add_argument("out", type=Path, help="the campaign directory (fuzz --out)")
     base.add_argument("--write", type=Path, required=True, metavar="FILE", help="the baseline file to write")
     base.add_argument("--merge", action="store_true", help="keep the signatures already in FILE as well")
     base.add_argument("--shrink-per-signature", type=count, default=2, help="as for fuzz (default 2)")
-    base.set_defaults(run=_baseline)
+    base.set_defaults(run=_baseline, parser=base)
 
     listing = sub.add_parser("solvers", help="list every solver minecheck can see: built-in, configured, installed")
     listing.add_argument("--json", action="store_true", help="print JSON, one object per solver")
-    listing.set_defaults(run=_solvers)
+    listing.set_defaults(run=_solvers, parser=listing)
 
     save = sub.add_parser("save-regression", help="shrink one finding of a campaign and save it as a regression")
     save.add_argument("out", type=Path, help="the campaign directory (fuzz --out)")
     save.add_argument("number", type=int, help="the finding's number, as on its report page finding-NNNNN.html")
     save.add_argument("--to", type=Path, default=REGRESSIONS, help=f"directory (default {REGRESSIONS})")
-    save.set_defaults(run=_save_regression)
+    save.set_defaults(run=_save_regression, parser=save)
     add_play_parsers(sub)
     return parser
 
@@ -310,6 +324,7 @@ def _fuzz(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     subjects, references, definitions = _resolve(args)
+    args.seed = chosen_seed(args.seed, args.out / "campaign.json" if args.resume else None)
     config = Config(args.seed, tuple(subjects), tuple(references), args.generator, budget_of(args),
                     definitions=definitions)
     remember(definitions)
@@ -332,12 +347,21 @@ def _fuzz_in(args: argparse.Namespace, config, known, started: float) -> int:
     from minecheck.campaigns.fuzz import folder, run_campaign
     from minecheck.campaigns.publish import publish, write_news
     from minecheck.campaigns.regressions import save_shrunk
-    from minecheck.report.progress import progress_bar
+    from minecheck.report.progress import Progress
     from minecheck.running.workqueue import executor
 
     earlier = folder(args.out).earlier_seconds() if args.resume else 0.0
     try:
-        with progress_bar(args.boards, args.time_budget, disabled=args.no_progress) as update:
+        with Progress("fuzz", quiet=args.no_progress or args.quiet > 0) as shown:
+            shown.phase("boards", args.boards)
+
+            def update(outcome, progress) -> None:
+                shown.update(progress.boards, findings=progress.findings)
+                if args.verbose:
+                    for f in outcome.findings:
+                        shown.note(f"board {outcome.index}: {f.kind.value} {f.subject} vs {f.reference} "
+                                   f"({f.mode.value})")
+
             progress = run_campaign(config, args.out, args.boards, args.time_budget, args.jobs, args.scheduler,
                                     args.resume, update, overwrite=args.overwrite, warn=_warn)
     finally:  # even when interrupted, the time spent so far is kept for the report

@@ -5,7 +5,11 @@ taken and turned into a finding on every board."""
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import re
+import sys
+from pathlib import Path
 
 
 def seconds(text: str) -> float:
@@ -61,3 +65,65 @@ def budget_of(args: argparse.Namespace):
     from minecheck.model.budget import Budget
 
     return Budget(cpu=args.timeout, memory_mib=args.memory, idle=args.idle, output_mib=args.output)
+
+
+class CommandParser(argparse.ArgumentParser):
+    """argparse as pytest and ruff users expect it: an error is one line naming the command it belongs to,
+    with "did you mean" for a mistyped command or option, and the command's --help, never a page of usage."""
+
+    def error(self, message: str):
+        command = re.match(r"argument COMMAND: invalid choice: ('[^']*')", message)
+        if command:
+            message = f"unknown command {command.group(1)}" + self.suggestion(message)
+        else:
+            message += self.suggestion(message)
+        print(f"{self.prog}: {message}; '{self.prog} --help' lists "
+              f"{'the commands' if self.prog == 'minecheck' else 'its options'}", file=sys.stderr)
+        self.exit(2)
+
+    def suggestion(self, message: str) -> str:
+        """" (did you mean ...?)" for the first mistyped command or option the message names."""
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if choice:
+            known = re.findall(r"'([^']*)'", choice.group(2))
+            return _close(choice.group(1), known)
+        unknown = re.search(r"unrecognized arguments: (\S+)", message)
+        if unknown and unknown.group(1).startswith("-"):
+            return _close(unknown.group(1).split("=")[0], [o for a in self._actions for o in a.option_strings])
+        return ""
+
+    def unrecognized(self, extras: list[str]):
+        """Arguments left over after parsing: the command's error, not the top level's."""
+        self.error(f"unrecognized arguments: {' '.join(extras)}")
+
+
+def chosen_seed(given: int | None, stored: Path | None = None) -> int:
+    """The run's seed: the one given, else the one a run being resumed stored, else a new one, which is printed
+    so that the same boards can be made again."""
+    if given is not None:
+        return given
+    if stored is not None and stored.is_file():
+        try:
+            seed = json.loads(stored.read_text()).get("seed")
+        except (OSError, ValueError, AttributeError):
+            seed = None
+        if isinstance(seed, int):
+            return seed
+    import random
+
+    seed = random.SystemRandom().randrange(2**31)
+    print(f"minecheck: seed {seed} (give --seed {seed} to make these boards again)", file=sys.stderr)
+    return seed
+
+
+def add_verbosity(parser: argparse.ArgumentParser) -> None:
+    """-q and -v: less (no progress, the totals only) or more (each finding as it is found)."""
+    parser.add_argument("-q", "--quiet", action="count", default=0, help="say less: no progress, only the totals")
+    parser.add_argument("-v", "--verbose", action="count", default=0, help="say more: each finding as it is found")
+
+
+def _close(given: str, known: list[str]) -> str:
+    from difflib import get_close_matches
+
+    close = get_close_matches(given, known, n=2, cutoff=0.6)
+    return f" (did you mean {' or '.join(close)}?)" if close else ""

@@ -14,14 +14,14 @@ import json
 import os
 import sys
 import time
-from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
 from minecheck.model.errors import BadOption
-from minecheck.options import add_budget_options, budget_of, count, positive
+from minecheck.options import add_budget_options, add_verbosity, budget_of, chosen_seed, count, positive
 from minecheck.play.game import FirstClick
 from minecheck.play.players import player_names
+from minecheck.report.progress import Progress
 from minecheck.report.textview import printable
 from minecheck.running.runfolder import holding
 
@@ -48,7 +48,9 @@ def add_parsers(sub) -> None:
                       help="probability (default): each move against the exact counter; optimal: also each open "
                            "move's chance of winning under perfect play (the game-value oracle; small sizes only), "
                            "and summary.json gains the game's perfect-play value")
-    play.add_argument("--seed", type=int, required=True, help="the run's seed: game i is dealt from (seed, i)")
+    play.add_argument("--seed", type=int, default=None,
+                      help="the run's seed: game i is dealt from (seed, i) (default: the resumed run's, else a new "
+                           "one, printed)")
     play.add_argument("--jobs", type=positive, default=None, help="worker processes (default: one per core)")
     play.add_argument("--scheduler", default=None, help="a dask.distributed scheduler address to run on instead")
     play.add_argument("--out", type=Path, required=True, help="directory for the games, findings and report")
@@ -58,12 +60,13 @@ def add_parsers(sub) -> None:
                       help="replace the earlier run whose files are in --out (without it, such a folder is refused)")
     play.add_argument("--persistent", action="store_true",
                       help="run cmd: solvers in persistent mode: started once per worker, one JSON request per line")
-    play.add_argument("--no-progress", action="store_true", help="no progress bar (for logs)")
+    play.add_argument("--no-progress", action="store_true", help="no progress on stderr (as -q, but for the totals)")
+    add_verbosity(play)
     play.add_argument("--no-report", action="store_true", help="skip the HTML report and the shrinking")
     play.add_argument("--shrink-per-flaw", type=count, default=1,
                       help="decision findings shrunk and drawn in full per solver and kind of bad move (default 1)")
     add_budget_options(play, "decision (a player past it loses the game)")
-    play.set_defaults(run=_play)
+    play.set_defaults(run=_play, parser=play)
 
     decide = sub.add_parser("decide", help="one player's decision on a board, judged by the exact counter")
     decide.add_argument("board", help="a board with its total (WxHxM header), a file, '-' or rows joined by '/'")
@@ -73,25 +76,7 @@ def add_parsers(sub) -> None:
     decide.add_argument("--judge", default="probability", choices=["probability", "optimal"],
                         help="optimal: also judge each open move by its chance of winning (small boards only)")
     add_budget_options(decide, "decision")
-    decide.set_defaults(run=_decide)
-
-
-@contextmanager
-def _progress_bar(total: int, disabled: bool):
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    columns = [TextColumn("play"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]} games/s"),
-               TextColumn("{task.fields[wins]} won"), TextColumn("[bold]{task.fields[findings]} findings"),
-               TimeElapsedColumn()]
-    with Progress(*columns, disable=disabled, transient=False) as bar:
-        task = bar.add_task("play", total=total, rate="-", wins=0, findings=0)
-
-        def update(record, progress) -> None:
-            elapsed = max(bar.tasks[task].elapsed or 0.0, 1e-9)
-            bar.update(task, completed=progress.games, wins=progress.wins, findings=progress.findings,
-                       rate=f"{progress.games / elapsed:.1f}")
-
-        yield update
+    decide.set_defaults(run=_decide, parser=decide)
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -119,6 +104,7 @@ def _play(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     players, definitions = _players(_names(args.solvers), args.persistent)
+    args.seed = chosen_seed(args.seed, args.out / "play.json" if args.resume else None)
     config = PlayConfig(args.seed, players, args.size, args.first_click, budget_of(args), args.first_cell, definitions,
                         args.judge)
     config.validate()  # unknown names, sizes that do not hold their mines: exit 2 before any work
@@ -134,7 +120,14 @@ def _play_in(args: argparse.Namespace, config, started: float) -> int:
     earlier = folder(args.out).earlier_seconds() if args.resume else 0.0
     total = args.games * len(config.players)
     try:
-        with _progress_bar(total, args.no_progress) as update:
+        with Progress("play", quiet=args.no_progress or args.quiet > 0) as shown:
+            shown.phase("games", total)
+
+            def update(record, progress) -> None:
+                shown.update(progress.games, won=progress.wins, findings=progress.findings)
+                if args.verbose and record.findings:
+                    shown.note(f"game {record.index} of {record.player}: {len(record.findings)} bad decision(s)")
+
             progress = run_play(config, args.out, args.games, args.jobs, args.scheduler, args.resume, update,
                                 overwrite=args.overwrite, warn=_warn)
     finally:
