@@ -11,7 +11,7 @@ import minecheck
 
 PACKAGE = Path(minecheck.__file__).parent
 RANK = {  # from the bottom up; a layer imports only lower ranks (and itself)
-    "model": 0, "engine": 1, "boards": 2, "solvers": 3, "references": 3, "running": 4, "check": 5,
+    "model": 0, "engine": 1, "boards": 2, "certify": 2, "solvers": 3, "references": 3, "running": 4, "check": 5,
     "report": 6, "play": 7, "campaigns": 7,
 }
 FRONT_DOOR = len(RANK) + 1  # the modules directly in minecheck/: cli, testing, strategies, the plugin

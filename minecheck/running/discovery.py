@@ -34,6 +34,7 @@ BUILT_IN: dict[str, str] = {
     "cbc": "minecheck.references.cbc:make",
     "minisat": "minecheck.references.minisat:make",
     "brute": "minecheck.references.brute:make",
+    "ganak": "minecheck.references.ganak:make",
     "ms_toollib": "minecheck.solvers.toollib:make",
 }
 SEED_VARIANTS = ("ilp@seed", "dpll@seed", "gibbs@seed", "simplex@seed")  # the articles' code, defects and all
