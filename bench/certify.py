@@ -102,14 +102,14 @@ def pct(values: list[float], worst: bool = False) -> str:
 def cost(kinds: list[str], n: int) -> list:
     limits = Config(seed=1).limits
     print("| kind | boards | check s | certify s | verify s | ratio | refutations | steps med/max | bytes med/max "
-          "| check ms med/max | witnesses | certified | checked |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+          "| cnf bytes med/max | check ms med/max | witnesses | certified | checked |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     all_check = all_cert = 0.0
     refutations = []
     for kind in kinds:
         boards = boards_of(kind, n)
         t_check = t_cert = t_make = t_verify = 0.0
-        steps, sizes, times, witnesses, certified, checked, distinct = [], [], [], 0, 0, 0, 0
+        steps, sizes, cnfs, times, witnesses, certified, checked, distinct = [], [], [], [], 0, 0, 0, 0
         for board in boards:
             start = time.perf_counter()
             check_board(board, [], references=REFERENCES, limits=limits)
@@ -125,6 +125,7 @@ def cost(kinds: list[str], n: int) -> list:
                 checked += verdict.ok
                 steps += [r.steps for r in cert.refutations]
                 sizes += [len(r.proof) for r in cert.refutations]
+                cnfs += [len(r.cnf or "") for r in cert.refutations]
                 times += [1000 * s for s in verdict.seconds]
                 refutations += [(board, cert.mode, r) for r in cert.refutations]
         all_check += t_check
@@ -132,7 +133,7 @@ def cost(kinds: list[str], n: int) -> list:
         ratio = t_cert / t_check if t_check else float("nan")
         print(f"| {kind} | {len(boards)} | {t_check:.2f} | {t_make:.2f} | {t_verify:.2f} | {ratio:.2f}x | "
               f"{len(steps)} | "
-              f"{pct(steps)}/{pct(steps, True)} | {pct(sizes)}/{pct(sizes, True)} | "
+              f"{pct(steps)}/{pct(steps, True)} | {pct(sizes)}/{pct(sizes, True)} | {pct(cnfs)}/{pct(cnfs, True)} | "
               f"{pct(times)}/{pct(times, True)} | {witnesses} | {certified}/{distinct} | "
               f"{checked}/{distinct} |", flush=True)
     print(f"\nall kinds: check {all_check:.2f} s, certify every verdict and check it {all_cert:.2f} s: "

@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from minecheck.certify.cnf import Claim
 from minecheck.certify.rules import Key
@@ -99,7 +99,7 @@ class Certification:
     refutations: tuple[Refutation, ...]
     cells: tuple[CellProof, ...]
     declined: str | None = None  # why some fact was left unsettled (a budget), None when all are
-    cpu: float = 0.0  # CPU seconds it took to make
+    cpu: float = field(default=0.0, compare=False)  # CPU seconds it took to make: for people, not in the JSON
 
     @property
     def proven_consistent(self) -> bool | None:
@@ -146,7 +146,7 @@ def _out(item) -> dict:
                 "core": None if item.core is None else _out(item.core),
                 "witnesses": [_out(w) for w in item.witnesses], "refutations": [_out(r) for r in item.refutations],
                 "cells": [[p.cell, p.claimed.value, _evidence_out(p.mine), _evidence_out(p.safe)] for p in item.cells],
-                "declined": item.declined, "cpu": item.cpu}
+                "declined": item.declined}
     raise TypeError(f"not a certificate: {type(item).__name__}")
 
 
@@ -180,7 +180,7 @@ def _in(d: dict):
         return Certification(str(d["board"]), Mode(d["mode"]), str(d["reference"]), d["claimed_consistent"],
                              _evidence_in(d["consistent"]), None if d["core"] is None else _in(d["core"]),
                              tuple(_in(w) for w in d["witnesses"]), tuple(_in(r) for r in d["refutations"]),
-                             cells, d.get("declined"), float(d.get("cpu", 0.0)))
+                             cells, d.get("declined"))
     raise ValueError(f"unknown certificate type {kind!r}")
 
 

@@ -22,6 +22,7 @@ import time
 from fractions import Fraction
 
 from minecheck.certify.certificates import REFUTATION, WITNESS, CellProof, Certification, Core, Evidence, Witness
+from minecheck.certify.cnf import TooBig
 from minecheck.certify.refute import PROOF_SOLVER, core, refute
 from minecheck.certify.rules import Key, Reading
 from minecheck.certify.search import Search
@@ -55,29 +56,32 @@ def certify(board: Board, result: SolverResult, solver: str = PROOF_SOLVER, digi
         return Certification(plain.text(), result.mode, result.solver, None, None, None, (), (), (),
                              declined=result.declined or result.error or "the answer claims nothing",
                              cpu=time.process_time() - start)
-    with Search(reading) as search:
-        maker.search = search
-        if board.truth is not None:
-            maker.witness(frozenset(board.truth))
-        first = search.layout()
-        found_core = None
-        if first is None:
-            made = core(reading, solver, digits, total)
-            if isinstance(made, Core):
-                found_core = made
+    consistent = found_core = declined = None
+    try:
+        with Search(reading) as search:
+            maker.search = search
+            if board.truth is not None:
+                maker.witness(frozenset(board.truth))
+            first = search.layout()
+            if first is None:
+                made = core(reading, solver, digits, total)
+                if isinstance(made, Core):
+                    found_core = made
+                else:
+                    first = made
+            if first is None:
+                consistent = Evidence(REFUTATION, maker.add_refutation(found_core.refutation))
+                maker.settled = {(c, mine): consistent for c in claims for mine in (True, False)}
             else:
-                first = made
-        if first is None:
-            index = maker.add_refutation(found_core.refutation)
-            board_refuted = Evidence(REFUTATION, index)
-            cells = tuple(CellProof(c, v, board_refuted, board_refuted) for c, v in sorted(claims.items()))
-            consistent = board_refuted
-        else:
-            consistent = Evidence(WITNESS, maker.witness(first))
-            cells = maker.cells(claims)
+                consistent = Evidence(WITNESS, maker.witness(first))
+                maker.settle(claims)
+    except TooBig as err:
+        declined = f"too big to certify: {err}"
+    cells = tuple(CellProof(c, v, maker.settled.get((c, True)), maker.settled.get((c, False)))
+                  for c, v in sorted(claims.items()))
     return Certification(plain.text(), result.mode, result.solver, result.consistent, consistent, found_core,
                          tuple(Witness(result.mode, tuple(sorted(w))) for w in maker.layouts), tuple(maker.refutations),
-                         cells, cpu=time.process_time() - start)
+                         cells, declined, cpu=time.process_time() - start)
 
 
 class _Maker:
@@ -108,7 +112,8 @@ class _Maker:
         self.refutations.append(refutation)
         return len(self.refutations) - 1
 
-    def cells(self, claims: dict[int, Verdict]) -> tuple[CellProof, ...]:
+    def settle(self, claims: dict[int, Verdict]) -> None:
+        """Settle both facts of every claimed cell: layouts first, then refutations of what none showed."""
         can = [(c, mine) for c, v in claims.items() for mine in (True, False)
                if v is Verdict.UNKNOWN or v is (Verdict.MINE if mine else Verdict.SAFE)]
         cannot = [(c, not mine) for c, mine in can if claims[c] is not Verdict.UNKNOWN]
@@ -119,8 +124,6 @@ class _Maker:
                 if layout is not None:
                     self.witness(layout)
         self._refute([f for f in can + cannot if f not in self.settled])
-        return tuple(CellProof(c, v, self.settled.get((c, True)), self.settled.get((c, False)))
-                     for c, v in sorted(claims.items()))
 
     def _lay_off_frontier(self, facts: list[Fact]) -> None:
         """Settle facts about the interchangeable cells by moving a layout's mines among them: a layout with
@@ -156,8 +159,8 @@ class _Maker:
         for group, claim in by_group.items():
             rest += self._refute_with(group, claim, whole=False)
         if rest:
-            left = self._refute_with(everything, rest, whole=True)
-            assert not left, "every fact is settled with every rule"
+            if self._refute_with(everything, rest, whole=True):
+                raise RuntimeError("a SAT model of every rule did not make a layout that keeps them")
 
     def _refute_with(self, keys: tuple[Key, ...], facts: list[Fact], whole: bool) -> list[Fact]:
         """Refute the facts from these rules, keeping each layout found meanwhile; the facts these rules alone

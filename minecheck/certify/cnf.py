@@ -29,6 +29,16 @@ from minecheck.certify.rules import Key, Reading, describe
 DIGIT_ENCODINGS = ("direct", "seqcounter")
 TOTAL_ENCODINGS = ("seqcounter", "totalizer", "kmtotalizer", "cardnetwrk", "sortnetwrk")
 Claim = tuple[tuple[int, bool], ...]  # (cell, is a mine): "one of these holds"
+CLAUSES = 2_000_000  # about the most clauses one cardinality constraint may take: past it, TooBig
+
+
+class TooBig(ValueError):
+    """A cardinality constraint would take more clauses than ``CLAUSES``: the board is too big to certify so."""
+
+
+def counter_clauses(n: int, low: int, high: int) -> int:
+    """About how many clauses a sequential counter keeping low..high of n literals true takes."""
+    return 2 * n * (min(max(high, 0), n) if high < n else 0) + 2 * n * (n - low if low > 0 else 0)
 
 
 @dataclass(frozen=True)
@@ -99,5 +109,7 @@ def exactly(lits: list[int], k: int, way: str, top: int) -> tuple[list[tuple[int
         at_most = [tuple(-x for x in group) for group in combinations(lits, k + 1)]
         at_least = [tuple(group) for group in combinations(lits, n - k + 1)]
         return at_most + at_least, top
+    if counter_clauses(n, k, k) > CLAUSES:
+        raise TooBig(f"exactly {k} of {n} cells would take about {counter_clauses(n, k, k):,} clauses")
     made = CardEnc.equals(lits=lits, bound=k, top_id=top, encoding=getattr(EncType, way))
     return [tuple(c) for c in made.clauses], max(top, made.nv)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pysat.card import CardEnc, EncType
 from pysat.solvers import Solver
 
-from minecheck.certify.cnf import encode
+from minecheck.certify.cnf import CLAUSES, TooBig, counter_clauses, encode
 from minecheck.certify.rules import Reading
 from minecheck.model.answers import Mode
 
@@ -85,6 +85,9 @@ def between(lits: list[int], low: int, high: int, top: int) -> tuple[list[list[i
     n = len(lits)
     if high < max(low, 0) or low > n or high < 0:
         return [[]], top
+    if counter_clauses(n, low, high) > CLAUSES:
+        raise TooBig(f"{low} to {high} mines among {n} cells would take about {counter_clauses(n, low, high):,} "
+                     "clauses")
     clauses: list[list[int]] = []
     if high == 0:
         clauses += [[-x] for x in lits]

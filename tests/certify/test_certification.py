@@ -110,3 +110,20 @@ def test_the_exact_counter_s_answers_are_certified_and_every_certificate_checks(
         assert cert.certified, cert.wrong
         assert check_certification(cert, b).ok
         assert from_json(json.loads(json.dumps(to_json(cert)))) == cert
+
+
+def test_the_same_answer_gives_the_same_certificates_byte_for_byte():
+    b = board("5x3x4/HHHHH/H1H2H/HHHHH")
+    first, again = (json.dumps(to_json(certify(b, EXACT.solve(b, Mode.GLOBAL)))) for _ in range(2))
+    assert first == again
+
+
+def test_a_board_too_big_to_certify_is_declined_with_what_was_settled(monkeypatch):
+    from minecheck.certify import cnf, search
+
+    b = board("4x1x1/H1HH")  # r0c3 is safe by the total alone: its refutation needs the total's counter
+    monkeypatch.setattr(cnf, "CLAUSES", 3)
+    monkeypatch.setattr(search, "CLAUSES", 10 ** 6)
+    cert = certify(b, EXACT.solve(b, Mode.GLOBAL))
+    assert cert.declined.startswith("too big to certify") and not cert.certified
+    assert cert.proven_consistent is True and check_certification(cert).ok
