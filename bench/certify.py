@@ -15,7 +15,7 @@ later ``fuzz --certify``: at most 2x).  Per refutation: proof steps (clauses add
 time dratify took to check it, median and worst.  Then the proof solvers and digit encodings compared
 on the same refutations (steps, bytes, checking time), and the planted shared fault (bench/faults.py):
 the boards on which the four references agree with each other and are wrong, and how many of those
-certification proves wrong.
+certification proves wrong; last, the second counter ganak beside exact on played positions.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from minecheck.certify.refute import refute  # noqa: E402
 from minecheck.certify.rules import Reading  # noqa: E402
 from minecheck.certify.verify import check_certification, check_refutation  # noqa: E402
 from minecheck.check.crosscheck import check_board, modes_for  # noqa: E402
+from minecheck.model.answers import Mode  # noqa: E402
 from minecheck.running.registry import REFERENCES, get_solver  # noqa: E402
 
 KINDS = {  # the default mix's generators (minecheck.campaigns.fuzz.DRAWN, and the small walk)
@@ -191,6 +192,35 @@ def planted(kinds: list[str], n: int) -> None:
               + f"\n  proven wrong: {', '.join(cert.wrong)}")
 
 
+def second_counter(n: int) -> None:
+    """ganak beside the exact counter on played positions: agreement, time ratio, boards declined."""
+    from minecheck.references.ganak import make
+
+    ganak, exact = make(), get_solver("exact")
+    print("\n| level | mode | positions | agree | declined | ganak CPU s (median, worst) "
+          "| ganak / exact (median, worst) |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for level in ("beginner", "intermediate", "expert"):
+        boards = [generate_board(recipe("play", 1000 + i, level=level)) for i in range(n)]
+        for mode in (Mode.LOCAL, Mode.GLOBAL):
+            agree = declined = 0
+            ratios, spent = [], []
+            for board in boards:
+                start = time.process_time()
+                theirs = exact.solve(board, mode)
+                middle = time.process_time()
+                ours = ganak.solve(board, mode)
+                spent.append(time.process_time() - middle)
+                ratios.append(spent[-1] / max(middle - start, 1e-6))
+                if ours.declined:
+                    declined += 1
+                    continue
+                agree += (ours.layouts, [(a.cell, a.probability) for a in ours.cells]) == (
+                    theirs.layouts, [(a.cell, a.probability) for a in theirs.cells])
+            print(f"| {level} | {mode.value} | {len(boards)} | {agree} | {declined} | {statistics.median(spent):.3f}, "
+                  f"{max(spent):.3f} | {statistics.median(ratios):.0f}x, {max(ratios):.0f}x |", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="4 boards of each kind (not 20)")
@@ -201,6 +231,7 @@ def main() -> None:
     refutations = cost(kinds, n)
     compare(refutations, 60 if args.quick else 300)
     planted(kinds, n)
+    second_counter(max(4, n // 2))
 
 
 if __name__ == "__main__":
