@@ -10,6 +10,7 @@ tests/bench/test_reach.py checks that each fault shows there and agrees with ``e
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import replace
 from fractions import Fraction
 
@@ -265,3 +266,42 @@ WITNESS = {
     "density-off-frontier": "3x3x2/1HH/HHH/HHH",
     "count-overflow": "8x5x20/HHHHHHHH/HHHHHHHH/HHHHHHHH/HHHHHHHH/HHHHHHHH",
 }
+
+
+# -- a fault every reference shares ----------------------------------------------------------------
+
+SHARED_FAULT = ("the board's geometry bounds the rows by the width where the height was meant (the smaller of the "
+                "two): on a board taller than wide the rows from `width` down have no neighbours")
+SHARED_WITNESS = "2x3/1H/HH/00"  # the 0s are blind: r0c1 is a mine and r1c0, r1c1 are safe, not all unknown
+
+
+def _rows_bounded_by_width(width: int, height: int, cell: int) -> tuple[int, ...]:
+    row, col = divmod(cell, width)
+    rows = min(width, height)
+    if row >= rows:
+        return ()
+    return tuple(r * width + c for r in (row - 1, row, row + 1) if 0 <= r < rows
+                 for c in (col - 1, col, col + 1) if 0 <= c < width and (r, c) != (row, col))
+
+
+@contextmanager
+def shared_fault():
+    """Plant ``SHARED_FAULT`` where every reference reads a board (``Board.neighbours`` and the exact counter's
+    neighbour table), so that exact, cbc, minisat and brute agree with each other and are all wrong on tall
+    boards; only what reads the board on its own (minecheck.certify) can tell.  Boards made before or meanwhile
+    are drawn right: the generators read the geometry through their own import."""
+    from minecheck.engine import constraints, scan
+    from minecheck.model import board as model_board
+    from minecheck.references import minisat
+
+    saved = model_board.neighbours, scan.neighbour_table
+    model_board.neighbours = _rows_bounded_by_width
+    scan.neighbour_table = lambda width, height: tuple(_rows_bounded_by_width(width, height, c)
+                                                       for c in range(width * height))
+    constraints.build_constraints.cache_clear()
+    try:
+        yield SHARED_FAULT
+    finally:
+        model_board.neighbours, scan.neighbour_table = saved
+        constraints.build_constraints.cache_clear()
+        minisat.backbone_solutions.cache_clear()

@@ -1,2 +1,3 @@
-"""Independent references the solvers are checked against: CBC (PuLP), MiniSat (PySAT) and the
-plain enumeration.  May import: model, engine."""
+"""Independent references the solvers are checked against: CBC (PuLP), MiniSat (PySAT), the plain
+enumeration, and Ganak, a second counter over the certificates' own reading of the board.
+May import: model, engine, certify."""

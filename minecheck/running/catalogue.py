@@ -59,6 +59,8 @@ CATALOGUE: tuple[Entry, ...] = (
           default=True),
     Entry("brute", "minecheck.references.brute:make", frozenset({Role.REFERENCE}), frozenset({V, P, C, K}),
           default=True),
+    Entry("ganak", "minecheck.references.ganak:make", frozenset({Role.REFERENCE}), frozenset({V, P, C, K})),
+    # a second counter (pyganak, the "ganak" extra), over the certificates' own reading of the board: on request
     Entry("ilp@seed", "minecheck.solvers.ilp_seed:seed_solver", frozenset({Role.SUBJECT}), frozenset({V, P, L}),
           LOCAL, Variant.SEED, "000", ("simplex@seed",), default=True),
     Entry("dpll@seed", "minecheck.solvers.dpll_seed:seed_solver", frozenset({Role.SUBJECT}), frozenset({V, P, C}),

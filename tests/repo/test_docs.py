@@ -125,7 +125,8 @@ def test_the_tutorial_property_test_fails_on_the_bug_with_a_shrunk_board_and_pas
     steps = {s.file: s.text for s in tutorial_steps() if s.file}
     for name in ("mysolver.py", "test_mysolver.py"):
         (tmp_path / name).write_text(steps[name])
-    pytest_run = f"{shlex.quote(sys.executable)} -m pytest -q -p no:cacheprovider test_mysolver.py"
+    # the seed fixed: hypothesis draws at random, and one seed in six misses the bug in 100 boards
+    pytest_run = f"{shlex.quote(sys.executable)} -m pytest -q -p no:cacheprovider --hypothesis-seed=0 test_mysolver.py"
     failed = run(pytest_run, tmp_path)
     assert failed.returncode == 1 and "board=parse_board('" in failed.stdout
     assert "replay: minecheck check" in failed.stdout

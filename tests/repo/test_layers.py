@@ -11,7 +11,7 @@ import minecheck
 
 PACKAGE = Path(minecheck.__file__).parent
 RANK = {  # from the bottom up; a layer imports only lower ranks (and itself)
-    "model": 0, "engine": 1, "running": 1, "boards": 2, "solvers": 3, "references": 3, "check": 4,
+    "model": 0, "engine": 1, "running": 1, "boards": 2, "certify": 2, "solvers": 3, "references": 3, "check": 4,
     "report": 5, "play": 6, "campaigns": 6,
 }
 FRONT_DOOR = len(RANK) + 1  # the modules directly in minecheck/: cli, testing, strategies, the plugin

@@ -1,0 +1,156 @@
+"""Checking certificates with code that shares nothing with the solvers that made them.
+
+* a layout is checked by reading the board's cells: the mines around each digit counted, each flag
+  a mine, the total (a few lines of its own);
+* a refutation by writing its CNF again from the board and the rules it names (``minecheck.certify.cnf``),
+  rejecting it when the CNF it carries is not that text, and by ``dratify``'s pure-Python checker
+  replaying its proof forward, every step by reverse unit propagation (DRUP; RAT steps are refused);
+* a core by its refutation and, for each rule, a layout keeping all the others (so it is minimal).
+
+A certificate proves the reference's answer on that board under these rules; that the rules are the
+game's is what the encoding's own tests show (tests/certify/), and what ``brute`` reads on its own.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from importlib.metadata import version
+
+from dratify import CNF, check_proof
+
+from minecheck.certify.certificates import REFUTATION, WITNESS, Certification, Core, Evidence, Refutation, Witness
+from minecheck.certify.cnf import encode
+from minecheck.certify.rules import Reading, describe
+from minecheck.model.answers import Mode
+from minecheck.model.board import COVERED, FLAG, Board
+from minecheck.model.boardtext import parse_board
+
+CHECKER = f"dratify {version('dratify')} (pure Python, forward DRUP)"
+
+
+@dataclass(frozen=True)
+class Checked:
+    """What checking found: the problems (none when every certificate holds) and what it cost."""
+
+    problems: tuple[str, ...]
+    refutations: int = 0
+    steps: int = 0  # proof steps replayed
+    seconds: tuple[float, ...] = ()  # CPU seconds per refutation checked
+    checker: str = CHECKER
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def check_witness(board: Board, witness: Witness) -> list[str]:
+    """What the layout breaks, in words (empty: it keeps every rule of its mode).  Read off the cells here,
+    not through ``minecheck.certify.rules``, so that the search's reading of the board is checked too."""
+    mines = set(witness.mines)
+    problems = [f"a mine on r{c // board.width}c{c % board.width}, which is not covered or flagged"
+                for c in sorted(mines) if not (0 <= c < board.size and board.cells[c] in (COVERED, FLAG))]
+    for cell, value in enumerate(board.cells):
+        row, col = divmod(cell, board.width)
+        if value == FLAG and cell not in mines:
+            problems.append(f"the flag at r{row}c{col} is not a mine")
+        if value >= 0:
+            near = sum((r * board.width + c) in mines for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)
+                       if 0 <= r < board.height and 0 <= c < board.width and (r, c) != (row, col))
+            if near != value:
+                problems.append(f"the digit {value} at r{row}c{col} has {near} mines around it")
+    if witness.mode is Mode.GLOBAL and len(mines) != board.total_mines:
+        problems.append(f"{len(mines)} mines, not the total of {board.total_mines}")
+    return problems
+
+
+def check_refutation(board: Board, mode: Mode, refutation: Refutation) -> tuple[list[str], float]:
+    """Why the refutation does not hold (empty: it does), and the CPU seconds its proof took to check."""
+    start = time.process_time()
+    try:
+        formula = encode(Reading(board, mode), refutation.rules, refutation.some, refutation.digits, refutation.total)
+    except ValueError as err:
+        return [f"it cannot be written as a CNF of the board: {err}"], 0.0
+    if refutation.cnf is not None and refutation.cnf != formula.dimacs:
+        return ["its CNF is not the board's encoding of the rules it names"], 0.0
+    cnf = CNF(formula.nvars)
+    for clause in formula.clauses:
+        cnf.add_dimacs(clause)
+    try:
+        result = check_proof(cnf, refutation.proof, check_rat=False, engine="python")
+    except ValueError as err:
+        return [f"its proof cannot be read: {err}"], time.process_time() - start
+    seconds = time.process_time() - start
+    if not (result.ok and result.reached_empty):
+        return [f"its proof does not check: {result.reason}"], seconds
+    return [], seconds
+
+
+def check_core(board: Board, mode: Mode, core: Core) -> tuple[list[str], float]:
+    """Why the core is not a minimal set of rules that cannot all hold (empty: it is)."""
+    reading = Reading(board, mode)
+    if tuple(core.refutation.rules) != tuple(core.rules) or core.refutation.some:
+        return ["its refutation is not of its rules alone"], 0.0
+    problems, seconds = check_refutation(board, mode, core.refutation)
+    if len(core.layouts) != len(core.rules):
+        return problems + ["it does not give a layout for each of its rules"], seconds
+    for i, (key, layout) in enumerate(zip(core.rules, core.layouts)):
+        others = [k for j, k in enumerate(core.rules) if j != i]
+        if any(not 0 <= c < board.size for c in layout) or reading.broken(frozenset(layout), others):
+            problems.append(f"without {describe(board, key)} its layout does not keep the others: not minimal")
+    return problems, seconds
+
+
+def check_certification(cert: Certification, board: Board | None = None) -> Checked:
+    """Check every certificate of a certification, and that each piece of evidence is about its cell."""
+    mine = parse_board(cert.board)
+    if board is not None and Board(board.width, board.height, board.cells, board.total_mines) != mine:
+        return Checked(("the certification is of another board",))
+    problems: list[str] = []
+    for i, w in enumerate(cert.witnesses):
+        if w.mode is not cert.mode:
+            problems.append(f"layout {i} is of the {w.mode.value} mode, not {cert.mode.value}")
+        problems += [f"layout {i}: {p}" for p in check_witness(mine, w)]
+    seconds, steps = [], 0
+    for i, r in enumerate(cert.refutations):
+        found, spent = check_refutation(mine, cert.mode, r)
+        problems += [f"refutation {i}: {p}" for p in found]
+        seconds.append(spent)
+        steps += r.steps
+    if cert.core is not None:
+        found, spent = check_core(mine, cert.mode, cert.core)
+        problems += [f"core: {p}" for p in found]
+        seconds.append(spent)
+    problems += _evidence_problems(cert, mine)
+    return Checked(tuple(problems), len(seconds), steps, tuple(seconds))
+
+
+def _evidence_problems(cert: Certification, board: Board) -> list[str]:
+    """Each piece of evidence must exist and speak of its own cell and value."""
+    out = []
+    if cert.consistent is not None:
+        bad = _about(cert, cert.consistent, None, None)
+        if bad:
+            out.append(f"consistency: {bad}")
+        if cert.consistent.kind == REFUTATION and cert.core is None:
+            out.append("an impossible board comes without its core")
+    for p in cert.cells:
+        for mine, evidence in ((True, p.mine), (False, p.safe)):
+            bad = evidence and _about(cert, evidence, p.cell, mine)
+            if bad:
+                row, col = board.row_col(p.cell)
+                out.append(f"r{row}c{col} {'a mine' if mine else 'safe'}: {bad}")
+    return out
+
+
+def _about(cert: Certification, e: Evidence, cell: int | None, mine: bool | None) -> str | None:
+    """Why the evidence does not prove "cell can (not) be ``mine``" (cell None: the board's consistency)."""
+    pool = cert.witnesses if e.kind == WITNESS else cert.refutations
+    if not 0 <= e.index < len(pool):
+        return f"no {e.kind} {e.index}"
+    if e.kind == WITNESS:
+        return None if cell is None or (cell in pool[e.index].mines) == mine else f"layout {e.index} shows otherwise"
+    some = pool[e.index].some
+    if not some or (cell is not None and (cell, mine) in some):
+        return None
+    return f"refutation {e.index} is about other cells"
