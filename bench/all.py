@@ -163,7 +163,7 @@ def jobs(quick: bool) -> list[Row]:
 def shrinking(quick: bool) -> list[Row]:
     import fuzz as bench
 
-    from minecheck.campaigns.fuzz import run_campaign
+    from minecheck.campaigns.campaign import run_campaign
     from minecheck.check.findings import read_findings
     from minecheck.check.shrink import shrink
 

@@ -19,7 +19,8 @@ import time
 from pathlib import Path
 
 from minecheck.boards.small import small_count
-from minecheck.campaigns.fuzz import Config, run_campaign
+from minecheck.campaigns.campaign import run_campaign
+from minecheck.campaigns.fuzz import Config
 from minecheck.running.catalogue import FIXED_VARIANTS
 
 

@@ -29,7 +29,8 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from minecheck.campaigns.fuzz import Config, run_campaign
+from minecheck.campaigns.campaign import run_campaign
+from minecheck.campaigns.fuzz import Config
 from minecheck.check.findings import Finding, Kind, read_findings
 from minecheck.check.shrink import has_board, shrink
 from minecheck.model.budget import Budget

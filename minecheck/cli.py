@@ -14,6 +14,10 @@ import time
 from pathlib import Path
 
 from minecheck.boards.generators import GENERATORS, LEVELS
+
+# Each command imports what it uses when it runs (jinja2, rich, numpy, CBC, dask are heavy), so that
+# `minecheck check` on a small board starts in a blink.
+from minecheck.campaigns.shrinking import SHRINK_CAP, SHRINK_FACTOR, SHRINK_FLOOR  # noqa: E402 - numbers only
 from minecheck.check.findings import REGRESSIONS
 from minecheck.model.answers import Mode
 from minecheck.model.boardtext import read_board_arg
@@ -35,8 +39,6 @@ from minecheck.running.discovery import resolve, suggest
 from minecheck.running.registry import remember, require_runnable
 from minecheck.running.runfolder import SUMMARY, holding, write_json, write_text
 
-# Each command imports what it uses when it runs (jinja2, rich, numpy, CBC, dask are heavy), so that
-# `minecheck check` on a small board starts in a blink.
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 SHRINK_SECONDS = 120.0  # CPU seconds `minecheck shrink` spends on one disagreement at most
 DESCRIPTION = "Checks Minesweeper solvers against exact references, shrinks each disagreement to a small board."
@@ -188,6 +190,15 @@ def _parser() -> argparse.ArgumentParser:
     add_verbosity(fuzz)
     fuzz.add_argument("--no-report", action="store_true",
                       help="skip the HTML report (and shrinking, unless --save-regressions)")
+    fuzz.add_argument("--shrink-time", type=seconds, default=SHRINK_CAP, metavar="SECONDS",
+                      help=f"CPU seconds one finding's shrink may take at most (default {SHRINK_CAP:g}; each gets "
+                           f"{SHRINK_FACTOR:g} times what its solvers took on its board, at least {SHRINK_FLOOR:g})")
+    fuzz.add_argument("--shrink-timeouts", action="store_true",
+                      help="shrink timeout findings too, after the others (each board tried costs the whole budget)")
+    fuzz.add_argument("-x", "--exitfirst", action="store_true",
+                      help="start no new board once a finding is found (it is still shrunk and reported)")
+    fuzz.add_argument("--json", action="store_true",
+                      help="print the run's totals as one JSON object (as in summary.json) instead of lines of text")
     fuzz.add_argument("--shrink-per-signature", type=count, default=2,
                       help="findings shrunk and drawn in full per (kind, solver, mode) (default 2)")
     fuzz.add_argument("--save-regressions", type=Path, nargs="?", const=REGRESSIONS, default=None,
@@ -344,48 +355,86 @@ def _fuzz(args: argparse.Namespace) -> int:
 
 
 def _fuzz_in(args: argparse.Namespace, config, known, started: float) -> int:
-    from minecheck.campaigns.fuzz import folder, run_campaign
-    from minecheck.campaigns.publish import publish, write_news
+    from minecheck.campaigns.campaign import Shrinking, run_campaign
+    from minecheck.campaigns.fuzz import folder
+    from minecheck.campaigns.publish import Report, write_news
     from minecheck.campaigns.regressions import save_shrunk
+    from minecheck.campaigns.summary import campaign_totals
     from minecheck.report.progress import Progress
     from minecheck.running.workqueue import executor
 
     earlier = folder(args.out).earlier_seconds() if args.resume else 0.0
+    report = not args.no_report
+    shrinking = Shrinking(args.shrink_per_signature, args.shrink_time, args.shrink_timeouts) \
+        if report or args.save_regressions or known is not None else None
+    phases: dict[str, float] = {}
+    quiet = args.no_progress or args.quiet > 0 or args.json
     try:
-        with Progress("fuzz", quiet=args.no_progress or args.quiet > 0) as shown:
+        with Progress("fuzz", quiet=quiet) as shown:
             shown.phase("boards", args.boards)
+            mark = {"phase": "boards", "at": time.perf_counter()}
+
+            def moved_on(progress) -> None:
+                if progress.phase != mark["phase"]:
+                    phases[mark["phase"]] = round(time.perf_counter() - mark["at"], 3)
+                    mark.update(phase=progress.phase, at=time.perf_counter())
+                    shown.phase(progress.phase, progress.shrinks if progress.phase == "shrinking" else None)
 
             def update(outcome, progress) -> None:
-                shown.update(progress.boards, findings=progress.findings)
+                moved_on(progress)
+                shown.update(progress.boards, findings=progress.findings,
+                             shrunk=f"{progress.shrunk}/{progress.shrinks}")
                 if args.verbose:
                     for f in outcome.findings:
                         shown.note(f"board {outcome.index}: {f.kind.value} {f.subject} vs {f.reference} "
                                    f"({f.mode.value})")
 
+            def shrunk(entry, progress) -> None:
+                moved_on(progress)
+                if progress.phase == "shrinking":
+                    shown.update(progress.shrunk, findings=progress.findings)
+                else:
+                    shown.update(progress.boards, findings=progress.findings,
+                                 shrunk=f"{progress.shrunk}/{progress.shrinks}")
+                if args.verbose and "stats" in entry:
+                    st = entry["stats"]
+                    shown.note(f"shrunk: {st['cells_before']} cells to {st['cells_after']} in {st['calls']} checks")
+
             progress = run_campaign(config, args.out, args.boards, args.time_budget, args.jobs, args.scheduler,
-                                    args.resume, update, overwrite=args.overwrite, warn=_warn)
+                                    args.resume, update, overwrite=args.overwrite, warn=_warn, shrinking=shrinking,
+                                    report=report, exit_first=args.exitfirst, on_shrunk=shrunk)
+            progress.phase = "done"
+            moved_on(progress)
     finally:  # even when interrupted, the time spent so far is kept for the report
         if (args.out / "campaign.json").exists():
             write_json(args.out / SUMMARY, {"seconds": round(earlier + time.perf_counter() - started, 3)})
-    elapsed = time.perf_counter() - started
-    print(f"{progress.boards} boards, {progress.findings} findings, {elapsed:.1f} s "
-          f"({progress.boards / max(elapsed, 1e-9):.1f} boards/s); findings in {args.out / 'findings.jsonl'}")
     fresh = None
-    if not args.no_report or args.save_regressions or known is not None:
+    if known is not None or args.save_regressions:
         with executor(args.jobs or os.cpu_count() or 1, args.scheduler) as pool:
             if known is not None:
                 fresh = write_news(args.out, args.shrink_per_signature, pool, known)
-                print(f"{len(fresh)} new signature(s): not in {args.baseline}, and no known defect reproduces them"
-                      + "".join(f"\n  new: {s.kind} {s.subject} ({s.mode})" for s in sorted(fresh)))
-            if not args.no_report:
-                index = publish(args.out, per_signature=args.shrink_per_signature, pool=pool)
-                print(f"report: open {index.resolve()} in a browser")
             if args.save_regressions:
                 saved = save_shrunk(args.out, args.save_regressions, args.shrink_per_signature, pool)
-                print(f"{len(saved)} regression fixtures in {args.save_regressions}")
+    code = (EXIT_FINDINGS if fresh else EXIT_OK) if fresh is not None else \
+        (EXIT_FINDINGS if progress.findings else EXIT_OK)
+    elapsed = earlier + time.perf_counter() - started
+    totals = campaign_totals(args.out, elapsed, phases, code)
+    write_json(args.out / SUMMARY, totals)
+    if report:
+        Report(args.out, args.shrink_per_signature, args.shrink_timeouts).write(None)  # with the final totals
+    if args.json:
+        print(json.dumps(totals, sort_keys=True), flush=True)
+        return code
+    print(f"{progress.boards} boards, {progress.findings} findings, {elapsed:.1f} s "
+          f"({progress.boards / max(elapsed, 1e-9):.1f} boards/s); findings in {args.out / 'findings.jsonl'}")
     if fresh is not None:
-        return EXIT_FINDINGS if fresh else EXIT_OK
-    return EXIT_FINDINGS if progress.findings else EXIT_OK
+        print(f"{len(fresh)} new signature(s): not in {args.baseline}, and no known defect reproduces them"
+              + "".join(f"\n  new: {s.kind} {s.subject} ({s.mode})" for s in sorted(fresh)))
+    if args.save_regressions:
+        print(f"{len(saved)} regression fixtures in {args.save_regressions}")
+    if report:
+        print(f"report: open {(args.out / 'index.html').resolve()} in a browser")
+    return code
 
 
 def _baseline(args: argparse.Namespace) -> int:

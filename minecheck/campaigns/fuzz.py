@@ -28,25 +28,23 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
-from collections.abc import Callable, Iterator
-from dataclasses import MISSING, asdict, dataclass, field, fields
+from collections.abc import Iterator
+from dataclasses import MISSING, dataclass, field, fields
 from pathlib import Path
 
 from minecheck.boards.generators import features, generate_board, recipe
 from minecheck.boards.recipe import Recipe
 from minecheck.boards.small import MAX_CELLS, small_count, small_recipe, small_walk
 from minecheck.check.crosscheck import check_board, check_boards
-from minecheck.check.findings import WHOLE_BOARD, Finding, Kind, read_findings
-from minecheck.model.answers import Mode
+from minecheck.check.findings import WHOLE_BOARD, Finding, Kind
+from minecheck.model.answers import Mode, result_to_json
 from minecheck.model.boardtext import format_board
 from minecheck.model.budget import Budget
 from minecheck.model.errors import BadOption
 from minecheck.running.catalogue import REFERENCES, SUBJECTS, is_lp_solver
 from minecheck.running.registry import remember
-from minecheck.running.runfolder import RunFolder, Warn, holding
-from minecheck.running.workqueue import run_tasks
+from minecheck.running.runfolder import RunFolder
 
 # The default mix, a period of 48 boards.  Two boards in three walk the small sweep (small:WALK, in the
 # order of boards.small.small_walk: a covering prefix of the most varied tiny boards, then every board of
@@ -106,9 +104,16 @@ class BoardOutcome:
     index: int
     recipe: Recipe
     findings: tuple[Finding, ...]
-    seconds: float
-    solver_seconds: tuple[tuple[str, float], ...] = field(default=())
+    seconds: float  # wall-clock, for people
+    solver_cpu: tuple[tuple[str, float], ...] = field(default=())  # CPU seconds per solver, both modes together
+    solver_wall: tuple[tuple[str, float], ...] = field(default=())  # wall-clock seconds per solver (load-dependent)
     stops: tuple[tuple[str, str], ...] = field(default=())  # how each stopped run was stopped, with its numbers
+    answers: tuple[dict, ...] = field(default=())  # the results a finding's page draws (result_to_json), kept
+
+    def cost(self, solvers: tuple[str, ...]) -> float:
+        """CPU seconds these solvers took on the board: what shrinking a finding of theirs is budgeted by."""
+        cpu = dict(self.solver_cpu)
+        return sum(cpu.get(name, 0.0) for name in solvers)
 
 
 def board_seed(config: Config, index: int) -> int:
@@ -201,15 +206,32 @@ def _outcome(config: Config, index: int, rec: Recipe, checks, start: float) -> B
         seed = board_seed(config, index)  # not the recipe's: a small board's is its index, the same in every campaign
         lp = random_lp(seed)
         findings += check_lp(lp, lp_subjects, describe_lp(lp), detail=f"random LP seed={seed}", index=index)
-    spent: dict[str, float] = {}
+    cpu: dict[str, float] = {}
+    wall: dict[str, float] = {}
     stops = []
     for c in checks:
         for r in c.results:
-            spent[r.solver] = spent.get(r.solver, 0.0) + r.seconds
+            cpu[r.solver] = cpu.get(r.solver, 0.0) + r.cpu
+            wall[r.solver] = wall.get(r.solver, 0.0) + r.seconds
             if "stopped" in dict(r.extra):
                 stops.append((f"{r.solver} {c.mode.value}", dict(r.extra)["stopped"]))
-    return BoardOutcome(index, rec, tuple(findings), time.perf_counter() - start, tuple(sorted(spent.items())),
-                        tuple(stops))
+    return BoardOutcome(index, rec, tuple(findings), time.perf_counter() - start, tuple(sorted(cpu.items())),
+                        tuple(sorted(wall.items())), tuple(stops), _kept_answers(checks))
+
+
+KEEP_ANSWERS = 100_000  # cells: the answers of a finding's board are kept up to this size (pages draw them)
+
+
+def _kept_answers(checks) -> tuple[dict, ...]:
+    """The results a page of this board's findings draws: the ground truth's and each finding's solver, per
+    mode; none on a board past KEEP_ANSWERS cells (its page draws the board without them)."""
+    kept = []
+    for c in checks:
+        named = {f.subject for f in c.findings} | {f.reference for f in c.findings}
+        if not c.findings or c.board.size > KEEP_ANSWERS:
+            continue
+        kept += [result_to_json(r) for r in c.results if r.solver in named]
+    return tuple(kept)
 
 
 def tasks(config: Config, todo: Iterator[int], batch: int = BATCH) -> Iterator[tuple[int, ...]]:
@@ -247,71 +269,24 @@ def _defaults() -> dict:
             for f in fields(Config) if f.default is not MISSING}
 
 
+ANSWERS = "answers.jsonl"  # the kept answers of boards with findings: a line per board, read by the report
+
+
 def _record(out: Path, outcome: BoardOutcome) -> None:
+    """The board's line (boards.jsonl), its findings, and the answers their pages draw (answers.jsonl)."""
+    if outcome.answers:
+        with open(out / ANSWERS, "a") as f:
+            f.write(json.dumps({"index": outcome.index, "results": list(outcome.answers)}) + "\n")
     line = {"index": outcome.index, "generator": outcome.recipe.describe(), "seconds": round(outcome.seconds, 4),
-            "solver_seconds": dict(outcome.solver_seconds), "findings": len(outcome.findings)}
+            "solver_cpu_seconds": {k: round(v, 4) for k, v in outcome.solver_cpu},
+            "solver_wall_seconds": {k: round(v, 4) for k, v in outcome.solver_wall},
+            "findings": len(outcome.findings)}
     drawn = features(outcome.recipe)
     if drawn:
         line["features"] = list(drawn)
     if outcome.stops:
         line["stops"] = dict(outcome.stops)
     folder(out).record(line, [f.to_json() for f in outcome.findings])
-
-
-# -- running ----------------------------------------------------------------------------------
-
-@dataclass
-class Progress:
-    """What a campaign reports as it goes: boards done, findings so far."""
-
-    boards: int = 0
-    findings: int = 0
-    started: float = field(default_factory=time.perf_counter)
-
-
-def run_campaign(config: Config, out: Path, boards: int | None = None, time_budget: float | None = None,
-                 jobs: int | None = None, scheduler: str | None = None, resume: bool = False,
-                 on_outcome: Callable[[BoardOutcome, Progress], None] | None = None, overwrite: bool = False,
-                 warn: Warn | None = None, batch: int = BATCH) -> Progress:
-    """Check boards 0, 1, 2, ... until ``boards`` are done or ``time_budget`` seconds have passed (a generator
-    with an end, ``small:N``, stops there, and without either runs to it), holding the folder's lock
-    (``overwrite``: replace an earlier run's files; ``warn`` hears of lines resume skips); tiny boards go
-    to the workers ``batch`` at a time."""
-    size = campaign_size(config)
-    if boards is None and time_budget is None and size is None:
-        raise BadOption("give a number of boards or a time budget")
-    if size is not None:
-        boards = size if boards is None else min(boards, size)
-    with holding(out):
-        run = folder(out)
-        done = run.prepare(asdict(config), resume, defaults=_defaults(), overwrite=overwrite, warn=warn)
-        progress = Progress(boards=len(done), findings=len(read_findings(out)) if resume else 0)
-        deadline = None if time_budget is None else time.perf_counter() + time_budget
-        todo = (i for i in range(boards if boards is not None else 10**12) if i not in done)
-        jobs = jobs or os.cpu_count() or 1
-
-        def finish(outcome: BoardOutcome) -> None:
-            _finish(out, outcome, progress, on_outcome)
-
-        run_tasks(tasks(config, todo, batch), lambda pool, chunk: pool.submit(check_indices, config, chunk),
-                  lambda outcomes: [finish(o) for o in outcomes],
-                  lambda chunk, why: [_died(config, index, why) for index in chunk], jobs, scheduler,
-                  keep_going=lambda: deadline is None or time.perf_counter() < deadline,
-                  split=lambda chunk: [(index,) for index in chunk])
-        run.settle(_by_board, _by_board)
-        return progress
-
-
-def _by_board(row: dict) -> tuple[int]:
-    return (row["index"] if row.get("index") is not None else -1,)
-
-
-def _finish(out: Path, outcome: BoardOutcome, progress: Progress, on_outcome) -> None:
-    _record(out, outcome)
-    progress.boards += 1
-    progress.findings += len(outcome.findings)
-    if on_outcome:
-        on_outcome(outcome, progress)
 
 
 def _died(config: Config, index: int, why: str) -> BoardOutcome:

@@ -1,28 +1,31 @@
-"""Turn a campaign directory into its report: shrink findings, rerun their solvers, write the pages.
+"""A campaign's report, from its folder alone: index.html, a page per finding, junit.xml.
 
-Findings are numbered in a deterministic order (board index, then kind, solver, mode, cells),
-so the same campaign gives the same report whatever order the workers finished in.  The first
-``per_signature`` findings of each signature (kind, solver, reference, mode) are shrunk and
-drawn in full; shrinks are cached in shrunk.jsonl so that publishing again is cheap.
+Everything a page draws is on disk already - the findings, the answers kept for their boards
+(answers.jsonl), each shrink with the answers on its shrunk board (shrunk.jsonl) - so publishing runs no
+solver: it is cheap enough to be redone while the campaign runs (``Report.write``, which rewrites only
+the pages that changed, and marks the index as in progress) and once more at its end.
+
+Findings are numbered in a deterministic order (board index, then kind, solver, mode, cells), so the
+same campaign gives the same report whatever order the workers finished in.  The first
+``per_signature`` findings of each signature are drawn shrunk (``shrinking.representatives``).
 """
 
 from __future__ import annotations
 
 import json
 from concurrent.futures import Executor
-from dataclasses import asdict, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from minecheck.boards.generators import features
 from minecheck.campaigns.attribution import explained_by
 from minecheck.campaigns.baseline import Baseline, news
-from minecheck.campaigns.fuzz import stored_budget
-from minecheck.check.crosscheck import check_board
+from minecheck.campaigns.fuzz import ANSWERS, stored_budget
+from minecheck.campaigns.shrinking import ShrinkJob, keep, read_shrunk, representatives, run_job, shrink_seconds
 from minecheck.check.findings import Finding, Kind, read_findings
-from minecheck.check.shrink import has_board, shrink
-from minecheck.check.shrinkcache import finding_key, shrink_cached
+from minecheck.check.shrinkcache import finding_key
+from minecheck.model.answers import SolverResult, result_from_json
 from minecheck.model.boardtext import parse_board
-from minecheck.model.budget import Budget
 from minecheck.model.errors import BoardFormatError
 from minecheck.report.pages import CampaignSummary, FindingPage, junit_xml, page_name, render_finding, render_index
 from minecheck.running.runfolder import write_text
@@ -32,28 +35,19 @@ def ordered(findings: list[Finding]) -> list[Finding]:
     return sorted(findings, key=lambda f: (f.index if f.index is not None else -1, f.kind.value, f.subject,
                                            f.mode.value, f.cells, f.subject_says))
 
-SHRINK_BUDGET = 120.0  # at most this many seconds per finding: a timeout finding makes every call slow
 
-
-def shrink_seconds(budget: Budget) -> float:
-    """CPU seconds to spend shrinking one finding: ten solver budgets, at least 20 s, at most SHRINK_BUDGET."""
-    return min(SHRINK_BUDGET, max(20.0, 10 * (budget.cpu or SHRINK_BUDGET)))
-
-
-def _shrink_one(f: Finding, budget: Budget) -> dict:
-    """Shrink one finding; a plain dict so it crosses process boundaries and lands in shrunk.jsonl."""
-    result = shrink(f, budget, seconds=shrink_seconds(budget))
-    return {"key": finding_key(f), "finding": result.finding.to_json(), "stats": asdict(result.stats)}
-
-
-def shrink_representatives(out: Path, findings: list[Finding], per_signature: int, budget: Budget,
-                           pool: Executor | None = None) -> dict[int, dict]:
-    """Shrunk results for the first findings of each signature, by finding number (cached on disk)."""
-    wanted: dict[tuple, list[int]] = {}
-    for n, f in enumerate(findings):
-        if has_board(f) and len(wanted.setdefault(f.signature, [])) < per_signature:
-            wanted[f.signature].append(n)
-    return shrink_cached(out, findings, [n for ns in wanted.values() for n in ns], _shrink_one, budget, pool)
+def read_answers(out: Path) -> dict[int, list[dict]]:
+    """The answers kept for each board with findings, by board index (a torn last line is dropped)."""
+    kept: dict[int, list[dict]] = {}
+    path = out / ANSWERS
+    if path.exists():
+        for line in path.read_text(errors="replace").splitlines():
+            try:
+                row = json.loads(line)
+                kept[int(row["index"])] = row["results"]
+            except (ValueError, KeyError, TypeError):
+                continue
+    return kept
 
 
 def _board_or_none(text: str):
@@ -64,14 +58,137 @@ def _board_or_none(text: str):
         return None
 
 
-def _results(f: Finding, board_text: str, budget: Budget):
-    subjects = [] if f.kind is Kind.REFERENCE else [f.subject]
-    references = [f.subject] if f.kind is Kind.REFERENCE else []
-    board = parse_board(board_text)
-    if f.mode.value == "global" and board.total_mines is None:
-        return board, ()
-    (c,) = check_board(board, subjects, [f.mode], references, budget=budget)
-    return board, c.results
+def _drawn(results: list[dict], f: Finding) -> tuple[SolverResult, ...]:
+    """The kept results a finding's page draws: its solver's and its reference's, in its mode."""
+    wanted = {f.subject, f.reference}
+    return tuple(result_from_json(r) for r in results if r["mode"] == f.mode.value and r["solver"] in wanted)
+
+
+@dataclass
+class Report:
+    """A campaign's report as it is written, and rewritten while the campaign runs: what each page last showed,
+    so that only changed pages are written again."""
+
+    out: Path
+    per_signature: int = 2
+    timeouts: bool = False  # timeout findings are drawn shrunk too (--shrink-timeouts)
+    shown: dict[int, str] = field(default_factory=dict)  # page number -> what it showed (finding and shrink keys)
+
+    def write(self, in_progress: str | None = None) -> Path:
+        """Write index.html, the pages that changed and junit.xml from what the folder holds now;
+        ``in_progress``: the phase the campaign is in, said at the top of the index (None: the run ended)."""
+        out = self.out
+        config = json.loads((out / "campaign.json").read_text())
+        boards = [json.loads(line) for line in (out / "boards.jsonl").read_text().splitlines() if line.strip()] \
+            if (out / "boards.jsonl").exists() else []
+        findings = ordered(read_findings(out))
+        shrunk = read_shrunk(out)
+        answers = read_answers(out)
+        drawn_shrunk = set(representatives(findings, self.per_signature, self.timeouts))
+        cpu = {b["index"]: tuple(sorted(b.get("solver_cpu_seconds", {}).items())) for b in boards}
+        small_texts: dict[int, str] = {}
+        for n, f in enumerate(findings):
+            entry = shrunk.get(finding_key(f)) if n in drawn_shrunk else None
+            if entry is not None and "finding" in entry:
+                small_texts[n] = Finding.from_json(entry["finding"]).board
+            state = json.dumps([f.to_json(), entry is not None and json.dumps(entry, sort_keys=True),
+                                n in drawn_shrunk, in_progress is None], sort_keys=True)
+            if self.shown.get(n) == state and (out / page_name(n)).exists():
+                continue
+            page = self._page(n, f, entry, n in drawn_shrunk, answers.get(f.index, []), cpu.get(f.index, ()),
+                              in_progress is not None)
+            write_text(out / page_name(n), render_finding(page))
+            self.shown[n] = state
+        for n in [n for n in self.shown if n >= len(findings)]:  # numbers that moved on: pages of this run only
+            (out / page_name(n)).unlink(missing_ok=True)
+            del self.shown[n]
+        wall = json.loads((out / "summary.json").read_text()).get("seconds", 0.0) \
+            if (out / "summary.json").exists() else sum(b.get("seconds", 0) for b in boards)
+        solver_seconds: dict[str, float] = {}
+        for b in boards:
+            for name, t in b.get("solver_cpu_seconds", {}).items():
+                solver_seconds[name] = solver_seconds.get(name, 0.0) + t
+        news_rows = json.loads((out / "news.json").read_text()) if (out / "news.json").exists() else None
+        summary = CampaignSummary(config["seed"], tuple(config["subjects"]), tuple(config["references"]),
+                                  config["generator"], len(boards), wall, solver_seconds, tuple(findings),
+                                  small_texts, news_rows, in_progress,
+                                  shrinking=(sum(1 for n in drawn_shrunk if n in small_texts), len(drawn_shrunk)))
+        write_text(out / "index.html", render_index(summary))
+        write_text(out / "junit.xml", junit_xml(boards, findings))
+        return out / "index.html"
+
+    def _page(self, n: int, f: Finding, entry: dict | None, drawn_shrunk: bool, results: list[dict],
+              timings: tuple, running: bool) -> FindingPage:
+        original = _board_or_none(f.board)
+        notes = []
+        if entry is not None and "finding" in entry:
+            small = Finding.from_json(entry["finding"])
+            small = replace(small, extra={**small.extra, "original_board": f.board})
+            shrunk_results = tuple(result_from_json(r) for r in entry.get("answers", ()))
+            stats = entry["stats"]
+            if stats.get("cut_short"):
+                notes.append(("shrinking", f"cut short after {stats['calls']} checks: its budget of "
+                                           f"{entry.get('seconds_allowed', 0):g} CPU seconds (or the campaign's time "
+                                           "budget) ran out; this is the smallest board reached"))
+            page = FindingPage(small, n, original, parse_board(small.board), _drawn(results, f), shrunk_results,
+                               stats, timings, notes=tuple(notes))
+        else:
+            if entry is not None and "failed" in entry:
+                notes.append(("shrinking", f"failed: {entry['failed']}"))
+            elif drawn_shrunk and running:
+                notes.append(("shrinking", "not yet: the campaign is still running"))
+            elif drawn_shrunk:
+                notes.append(("shrinking", "not done: the campaign's time budget ran out first"))
+            elif f.kind is Kind.TIMEOUT and f.board and original is not None:
+                notes.append(("shrinking", "not shrunk: every board tried would take the solver's whole CPU budget "
+                                           "(--shrink-timeouts shrinks timeouts, after the other findings)"))
+            page = FindingPage(f, n, original, None, _drawn(results, f), timings=timings, notes=tuple(notes))
+        return replace(page, features=features(f.recipe) if f.recipe else ())
+
+
+def publish(out: Path, per_signature: int = 2, pool: Executor | None = None, timeouts: bool = False) -> Path:
+    """The whole report of a campaign that has ended: its missing shrinks done first (in ``pool``)."""
+    findings = ordered(read_findings(out))
+    shrink_representatives(out, findings, per_signature, pool, timeouts)
+    return Report(out, per_signature, timeouts).write()
+
+
+def shrink_representatives(out: Path, findings: list[Finding], per_signature: int, pool: Executor | None = None,
+                           timeouts: bool = False, cap: float | None = None) -> dict[int, dict]:
+    """The shrunk entries of the findings the report draws shrunk, by number; those missing are shrunk (in
+    ``pool``) and kept in shrunk.jsonl as each arrives."""
+    budget = stored_budget(out)
+    boards = {b["index"]: b for b in _board_rows(out)}
+    kept = read_shrunk(out)
+    wanted = representatives(findings, per_signature, timeouts)
+    jobs = [job_for(findings[n], budget, boards.get(findings[n].index, {}), cap) for n in wanted
+            if finding_key(findings[n]) not in kept]
+    results = pool.map(run_job, jobs) if pool is not None else map(run_job, jobs)
+    for entry in results:
+        keep(out, entry)
+        kept[entry["key"]] = entry
+    return {n: kept[finding_key(findings[n])] for n in wanted if finding_key(findings[n]) in kept}
+
+
+def job_for(f: Finding, budget, board_row: dict, cap: float | None = None, until: float | None = None,
+            definitions: tuple[str, ...] = ()) -> ShrinkJob:
+    """A finding's shrink job, budgeted by what its solvers took on its board (boards.jsonl)."""
+    cpu = board_row.get("solver_cpu_seconds", {})
+    cost = cpu.get(f.subject, 0.0) + cpu.get(f.reference, 0.0)
+    seconds = shrink_seconds(cost) if cap is None else shrink_seconds(cost, cap)
+    return ShrinkJob(f.to_json(), budget, seconds, until, definitions)
+
+
+def _board_rows(out: Path) -> list[dict]:
+    path = out / "boards.jsonl"
+    rows = []
+    if path.exists():
+        for line in path.read_text(errors="replace").splitlines():
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return rows
 
 
 def shrunk_boards(out: Path, per_signature: int = 2, pool: Executor | None = None) -> tuple[list[Finding], dict]:
@@ -79,9 +196,9 @@ def shrunk_boards(out: Path, per_signature: int = 2, pool: Executor | None = Non
     number): a shrink its budget cut short ends on a board that depends on where it started (say a
     dpll@seed stack overflow, a few seconds a call), so it is no signature and is judged by its group."""
     findings = ordered(read_findings(out))
-    shrunk = shrink_representatives(out, findings, per_signature, stored_budget(out), pool)
+    shrunk = shrink_representatives(out, findings, per_signature, pool)
     return findings, {n: Finding.from_json(entry["finding"]).board for n, entry in shrunk.items()
-                      if not entry["stats"].get("cut_short")}
+                      if "finding" in entry and not entry["stats"].get("cut_short")}
 
 
 def write_news(out: Path, per_signature: int, pool: Executor | None, known: Baseline) -> dict:
@@ -100,42 +217,3 @@ def write_news(out: Path, per_signature: int, pool: Executor | None, known: Base
             for s, numbers in sorted(found.items(), key=lambda kv: (why[kv[0]] is not None, kv[0]))]
     write_text(out / "news.json", json.dumps(rows, indent=2) + "\n")
     return {s: numbers for s, numbers in found.items() if why[s] is None}
-
-
-def publish(out: Path, per_signature: int = 2, pool: Executor | None = None) -> Path:
-    """Write index.html, one page per finding, and junit.xml into the campaign directory."""
-    config = json.loads((out / "campaign.json").read_text())
-    boards = [json.loads(line) for line in (out / "boards.jsonl").read_text().splitlines() if line.strip()] \
-        if (out / "boards.jsonl").exists() else []
-    findings = ordered(read_findings(out))
-    budget = stored_budget(out)
-    shrunk = shrink_representatives(out, findings, per_signature, budget, pool)
-    small_texts = {}
-    recorded = {b["index"]: tuple(sorted(b.get("solver_seconds", {}).items())) for b in boards}
-    for n, f in enumerate(findings):
-        timings = recorded.get(f.index, ())
-        page = FindingPage(f, n, None, timings=timings)
-        if n in shrunk:
-            small = Finding.from_json(shrunk[n]["finding"])
-            small = Finding(**{**small.__dict__, "extra": {"original_board": f.board}})
-            original, original_results = _results(f, f.board, budget)
-            board, results = _results(small, small.board, budget)
-            page = FindingPage(small, n, original, board, original_results, results, shrunk[n]["stats"], timings)
-            small_texts[n] = small.board
-        elif (drawn := _board_or_none(f.board)) is not None:
-            page = FindingPage(f, n, drawn, timings=timings)
-        page = replace(page, features=features(f.recipe) if f.recipe else ())
-        write_text(out / page_name(n), render_finding(page))
-    wall = json.loads((out / "summary.json").read_text())["seconds"] if (out / "summary.json").exists() \
-        else sum(b.get("seconds", 0) for b in boards)
-    solver_seconds: dict[str, float] = {}
-    for b in boards:
-        for name, t in b.get("solver_seconds", {}).items():
-            solver_seconds[name] = solver_seconds.get(name, 0.0) + t
-    news_rows = json.loads((out / "news.json").read_text()) if (out / "news.json").exists() else None
-    summary = CampaignSummary(config["seed"], tuple(config["subjects"]), tuple(config["references"]),
-                              config["generator"], len(boards), wall, solver_seconds, tuple(findings), small_texts,
-                              news_rows)
-    write_text(out / "index.html", render_index(summary))
-    write_text(out / "junit.xml", junit_xml(boards, findings))
-    return out / "index.html"

@@ -12,9 +12,11 @@ from concurrent.futures import Executor
 from pathlib import Path
 
 from minecheck.campaigns.fuzz import stored_budget
-from minecheck.campaigns.publish import ordered, shrink_representatives, shrink_seconds
+from minecheck.campaigns.publish import job_for, ordered, shrink_representatives
+from minecheck.campaigns.shrinking import keep, read_shrunk, run_job
 from minecheck.check.findings import REGRESSIONS, WHOLE_BOARD, Finding, Kind, file_name, read_findings
-from minecheck.check.shrink import has_board, shrink
+from minecheck.check.shrink import has_board
+from minecheck.check.shrinkcache import finding_key
 from minecheck.model.errors import BadOption
 from minecheck.running.runfolder import make_folder, write_text
 
@@ -48,8 +50,8 @@ def load(path: Path) -> Finding:
 def save_shrunk(out: Path, directory: Path, per_signature: int = 2, pool: Executor | None = None) -> list[Path]:
     """Save the shrunk representatives of a campaign's findings (as the report shrinks them; cached)."""
     findings = [f for f in ordered(read_findings(out)) if why_not_replayable(f) is None]
-    shrunk = shrink_representatives(out, findings, per_signature, stored_budget(out), pool)
-    paths = {save(Finding.from_json(entry["finding"]), directory) for entry in shrunk.values()}
+    shrunk = shrink_representatives(out, findings, per_signature, pool)
+    paths = {save(Finding.from_json(entry["finding"]), directory) for entry in shrunk.values() if "finding" in entry}
     return sorted(paths)
 
 
@@ -62,5 +64,10 @@ def save_numbered(out: Path, number: int, directory: Path) -> Path:
     why = why_not_replayable(finding)
     if why:
         raise BadOption(f"finding {number} is not saved as a regression: {why}")
-    budget = stored_budget(out)
-    return save(shrink(finding, budget, seconds=shrink_seconds(budget)).finding, directory)
+    entry = read_shrunk(out).get(finding_key(finding))
+    if entry is None or "finding" not in entry:  # not shrunk by the campaign: shrunk now, and kept
+        rows = [json.loads(line) for line in (out / "boards.jsonl").read_text().splitlines() if line.strip()]
+        row = next((r for r in rows if r.get("index") == finding.index), {})
+        entry = run_job(job_for(finding, stored_budget(out), row))
+        keep(out, entry)
+    return save(Finding.from_json(entry["finding"]), directory)

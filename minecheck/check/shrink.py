@@ -95,7 +95,8 @@ Predicate = Callable[[Board, tuple[int, int]], Finding | None]  # a candidate bo
 
 
 def shrink(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, max_calls: int = 2000,
-           seconds: float | None = None, solver: Solver | None = None, predicate: Predicate | None = None) -> Shrunk:
+           seconds: float | None = None, solver: Solver | None = None, predicate: Predicate | None = None,
+           until: float | None = None) -> Shrunk:
     """Shrink the finding's board to a 1-minimal one (for the passes) that still shows it, each check's
     solvers run within ``budget`` (None: in this process).
 
@@ -104,6 +105,8 @@ def shrink(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, max_calls: 
     board, and its stats say it was cut short.  ``solver``: the finding's solver as an object,
     when no name makes it (see ``still_shows``).  ``predicate``: what "still shows it" means, when not
     a cross-check of the finding's solver (a game's decision: its player must still make the move).
+    ``until``: a wall-clock time (``time.time()``) past which no more candidates are tried, the end of a
+    campaign's time budget (which, unlike the CPU bounds, depends on the machine's load).
     """
     if not has_board(finding):
         raise ValueError("a finding on a general LP has no board to shrink")
@@ -118,7 +121,8 @@ def shrink(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, max_calls: 
     passes = POSITION_PASSES if isinstance(shape, Position) else BOARD_PASSES
 
     def exhausted() -> bool:
-        out_of_time = seconds is not None and cpu_seconds() - cpu_start > seconds
+        out_of_time = (seconds is not None and cpu_seconds() - cpu_start > seconds
+                       or until is not None and time.time() > until)
         stats.cut_short = stats.cut_short or out_of_time or stats.calls >= max_calls
         return stats.cut_short
 

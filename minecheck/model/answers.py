@@ -114,3 +114,44 @@ def verdict_of(probability: Fraction) -> Verdict:
     if probability == 1:
         return Verdict.MINE
     return Verdict.UNKNOWN
+
+
+def result_to_json(result: SolverResult) -> dict:
+    """A result as plain JSON, exact: probabilities as "p/q" strings or floats, counts as decimal strings, so
+    that a run's answers are kept on disk and drawn again without running a solver."""
+    def probability(p):
+        return None if p is None else (f"{p.numerator}/{p.denominator}" if isinstance(p, Fraction) else p)
+
+    failure = result.failure
+    return {
+        "solver": result.solver, "mode": result.mode.value, "consistent": result.consistent, "reason": result.reason,
+        "cells": [[a.cell, a.verdict.value if a.verdict else None, probability(a.probability), a.stderr]
+                  for a in result.cells],
+        "layouts": None if result.layouts is None else str(result.layouts),
+        "component_layouts": None if result.component_layouts is None else [str(n) for n in result.component_layouts],
+        "lp_values": None if result.lp_values is None else [list(v) for v in result.lp_values],
+        "seconds": result.seconds, "cpu": result.cpu,
+        "failure": None if failure is None else [failure.kind.value, failure.message, failure.budget, failure.stderr],
+        "declined": result.declined, "samples": result.samples,
+        "claims": None if result.claims is None else sorted(a.value for a in result.claims),
+        "partial": result.partial, "extra": [list(e) for e in result.extra],
+    }
+
+
+def result_from_json(data: dict) -> SolverResult:
+    """The result ``result_to_json`` wrote."""
+    def probability(p):
+        return Fraction(p) if isinstance(p, str) else p
+
+    failure = data.get("failure")
+    return SolverResult(
+        data["solver"], Mode(data["mode"]), data.get("consistent"), data.get("reason"),
+        tuple(CellAnswer(c, Verdict(v) if v else None, probability(p), e) for c, v, p, e in data.get("cells", ())),
+        None if data.get("layouts") is None else int(data["layouts"]),
+        None if data.get("component_layouts") is None else tuple(int(n) for n in data["component_layouts"]),
+        None if data.get("lp_values") is None else tuple((int(c), float(v)) for c, v in data["lp_values"]),
+        data.get("seconds", 0.0), data.get("cpu", 0.0),
+        None if failure is None else Failure(FailureKind(failure[0]), failure[1], failure[2], failure[3]),
+        data.get("declined"), data.get("samples"),
+        None if data.get("claims") is None else frozenset(Answers(a) for a in data["claims"]),
+        data.get("partial", False), tuple(tuple(e) for e in data.get("extra", ())))

@@ -74,6 +74,8 @@ class CampaignSummary:
     findings: tuple[Finding, ...]
     shrunk_boards: dict[int, str] = field(default_factory=dict)  # finding number -> shrunk board text
     news: list[dict] | None = None  # news.json's rows when the campaign ran against a baseline
+    in_progress: str | None = None  # the phase of a campaign still running ("boards 40/100, shrinking 3 of 7")
+    shrinking: tuple[int, int] = (0, 0)  # findings drawn shrunk: done, wanted
 
 
 def page_name(number: int) -> str:
@@ -248,7 +250,8 @@ def render_index(s: CampaignSummary, per_group_links: int = 20) -> str:
     plots = index_plots(s)
     return render_template(
         "index.html.j2",
-        news=s.news, plots=plots, title=f"minecheck campaign {s.seed}", seed=s.seed, boards=s.boards,
+        in_progress=s.in_progress, shrinking=s.shrinking, news=s.news, plots=plots,
+        title=f"minecheck campaign {s.seed}", seed=s.seed, boards=s.boards,
         findings=len(s.findings),
         seconds=s.seconds, rate=s.boards / max(s.seconds, 1e-9), subjects=", ".join(s.subjects),
         references=", ".join(s.references), generator=s.generator, groups=rows, all_findings=all_rows,

@@ -124,5 +124,5 @@ def _drive(pool: Executor, todo: Iterator[T], submit: Submit, finish: Callable[[
             if len(lost) == 1:  # it was alone: it killed the worker
                 finish(died(lost[0], "the worker process died during this task"))
             else:
-                suspects.extend(sorted(lost))
+                suspects.extend(sorted(lost, key=repr))  # tasks of different kinds: a fixed order
             return True

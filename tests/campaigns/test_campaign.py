@@ -11,7 +11,8 @@ import hanging_solver
 import pytest
 
 from minecheck.boards.generators import generate_board
-from minecheck.campaigns.fuzz import Config, board_recipe, check_index, run_campaign
+from minecheck.campaigns.campaign import run_campaign
+from minecheck.campaigns.fuzz import Config, board_recipe, check_index
 from minecheck.check.findings import WHOLE_BOARD, Kind, read_findings
 from minecheck.cli import main
 from minecheck.model.budget import Budget

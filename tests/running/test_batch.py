@@ -10,7 +10,8 @@ import hanging_solver
 import pytest
 
 from minecheck.boards.small import small_count, small_entry
-from minecheck.campaigns.fuzz import Config, board_recipe, check_index, run_campaign, tasks
+from minecheck.campaigns.campaign import run_campaign
+from minecheck.campaigns.fuzz import Config, board_recipe, check_index, tasks
 from minecheck.check.crosscheck import check_board, check_boards
 from minecheck.check.findings import Kind, read_findings
 from minecheck.model.answers import Mode

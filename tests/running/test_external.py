@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shared import PROGRAMS, board
 
-from minecheck.campaigns.fuzz import Config, run_campaign
+from minecheck.campaigns.campaign import run_campaign
+from minecheck.campaigns.fuzz import Config
 from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import Kind, read_findings
 from minecheck.cli import main

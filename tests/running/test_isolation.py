@@ -12,7 +12,8 @@ from pathlib import Path
 import hanging_solver
 from shared import PROGRAMS, board
 
-from minecheck.campaigns.fuzz import Config, run_campaign
+from minecheck.campaigns.campaign import run_campaign
+from minecheck.campaigns.fuzz import Config
 from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import Kind, read_findings
 from minecheck.model.answers import Mode

@@ -19,7 +19,9 @@ import hostile_solvers
 import pytest
 from shared import PROGRAMS, board
 
-from minecheck.campaigns.fuzz import Config, read_findings, run_campaign
+from minecheck.campaigns.campaign import run_campaign
+from minecheck.campaigns.fuzz import Config
+from minecheck.check.findings import read_findings
 from minecheck.model.answers import Mode
 from minecheck.model.budget import Budget
 from minecheck.running.discovery import lookup, resolve

@@ -1,0 +1,264 @@
+"""A campaign's run: boards checked in parallel, the first findings of each new signature shrunk as soon as they
+are found (beside the boards still being checked), the report kept current, all within one time budget.
+
+The pool runs two kinds of task: a chunk of boards (``fuzz.check_indices``) and a shrink
+(``shrinking.run_job``).  A shrink waiting is started before the next board, so a finding's small board
+is on disk soon after the finding itself.  Which findings are shrunk in the end does not depend on the
+order workers finished in: at the end the report's own choice (``shrinking.representatives``, in board
+order) is completed, and only those shrinks are drawn.
+
+``time_budget`` bounds the whole run: boards are started until ``BOARDS_SHARE`` of it has passed, shrinks
+until ``SHRINK_SHARE``, and what is left is the report's (which runs no solver).  A time budget is
+wall-clock, so how many boards it holds depends on the machine; every other bound is in CPU seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from minecheck.campaigns.fuzz import (
+    BATCH,
+    BoardOutcome,
+    Config,
+    _defaults,
+    _died,
+    _record,
+    campaign_size,
+    check_indices,
+    folder,
+    tasks,
+)
+from minecheck.campaigns.publish import Report, job_for, ordered
+from minecheck.campaigns.shrinking import (
+    SHRINK_CAP,
+    ShrinkJob,
+    failed_entry,
+    keep,
+    read_shrunk,
+    representatives,
+    run_job,
+    shrinkable,
+)
+from minecheck.check.findings import Finding, read_findings
+from minecheck.check.shrinkcache import SHRUNK, finding_key
+from minecheck.model.errors import BadOption
+from minecheck.running.runfolder import Warn, holding, replace_lines
+from minecheck.running.workqueue import run_tasks
+
+BOARDS_SHARE = 0.8  # of a time budget: boards are started until then
+SHRINK_SHARE = 0.95  # shrinks until then; the rest is the report's
+REPORT_EVERY = 5.0  # seconds between two rewrites of the report while the campaign runs
+
+
+@dataclass
+class Progress:
+    """What a campaign reports as it goes: its phase, boards done, findings so far, shrinks done of those wanted."""
+
+    boards: int = 0
+    findings: int = 0
+    shrunk: int = 0
+    shrinks: int = 0  # shrinks started or wanted so far
+    phase: str = "boards"
+    started: float = field(default_factory=time.perf_counter)
+
+
+@dataclass(frozen=True)
+class Shrinking:
+    """How a campaign shrinks: how many findings per signature, each shrink's CPU cap, timeouts or not."""
+
+    per_signature: int = 2
+    cap: float = SHRINK_CAP
+    timeouts: bool = False
+
+
+class _Work:
+    """The campaign's task source: a waiting shrink first, else the next chunk of boards; empty for now (None),
+    not for ever, while boards remain or shrinks may still come."""
+
+    def __init__(self, chunks, boards_open: Callable[[], bool]):
+        self.chunks, self.boards_open = chunks, boards_open
+        self.shrinks: deque[ShrinkJob] = deque()
+        self.boards_done = False
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.shrinks:
+            return self.shrinks.popleft()
+        if self.boards_done or not self.boards_open():
+            raise StopIteration
+        chunk = next(self.chunks, None)
+        if chunk is None:
+            self.boards_done = True
+            raise StopIteration
+        return chunk
+
+
+def run_campaign(config: Config, out: Path, boards: int | None = None, time_budget: float | None = None,
+                 jobs: int | None = None, scheduler: str | None = None, resume: bool = False,
+                 on_outcome: Callable[[BoardOutcome, Progress], None] | None = None, overwrite: bool = False,
+                 warn: Warn | None = None, batch: int = BATCH, shrinking: Shrinking | None = None,
+                 report: bool = False, exit_first: bool = False,
+                 on_shrunk: Callable[[dict, Progress], None] | None = None) -> Progress:
+    """Check boards 0, 1, 2, ... until ``boards`` are done or the ``time_budget`` (seconds, the whole run's) says
+    stop (a generator with an end, ``small:N``, stops there); shrink findings as they come (``shrinking``, None:
+    not at all) and keep ``report`` current; ``exit_first``: no new board once there is a finding.  Holds the
+    folder's lock (``overwrite``: replace an earlier run's files; ``warn`` hears of lines resume skips)."""
+    size = campaign_size(config)
+    if boards is None and time_budget is None and size is None:
+        raise BadOption("give a number of boards or a time budget")
+    if size is not None:
+        boards = size if boards is None else min(boards, size)
+    with holding(out):
+        run = folder(out)
+        done = run.prepare(asdict(config), resume, defaults=_defaults(), overwrite=overwrite, warn=warn)
+        if resume and (out / SHRUNK).exists():  # whole lines only: a kill may have torn the last
+            replace_lines(out / SHRUNK, [json.dumps(e) for e in read_shrunk(out).values()])
+        known = read_findings(out) if resume else []
+        progress = Progress(boards=len(done), findings=len(known))
+        start = time.perf_counter()
+        ends = _Ends(start, time_budget)
+        jobs = jobs or os.cpu_count() or 1
+        todo_boards = (i for i in range(boards if boards is not None else 10**12) if i not in done)
+        live = _Live(config, out, shrinking, report, progress, on_outcome, on_shrunk, ends)
+        work = _Work(tasks(config, todo_boards, batch),
+                     lambda: ends.boards_open() and not (exit_first and progress.findings))
+        live.queue_for(known, work)
+        run_tasks(work, _submit(config), lambda result: live.finish(result, work), _failed(config), jobs, scheduler,
+                  keep_going=ends.shrinks_open, split=_split)
+        run.settle(_by_board, _by_board)
+        if shrinking is not None:  # the report's own choice of shrinks, in board order, completed
+            progress.phase = "shrinking"
+            live.complete(work)
+            run_tasks(work, _submit(config), lambda result: live.finish(result, work), _failed(config), jobs,
+                      scheduler, keep_going=ends.shrinks_open, split=_split)
+            live.settle()
+        progress.phase = "report"
+        if report:
+            live.report.write(None)
+        return progress
+
+
+class _Ends:
+    """When a campaign with a time budget stops starting boards, and shrinks (perf_counter and wall time)."""
+
+    def __init__(self, start: float, budget: float | None):
+        self.start, self.budget = start, budget
+        self.wall_end = None if budget is None else time.time() + SHRINK_SHARE * budget
+
+    def boards_open(self) -> bool:
+        return self.budget is None or time.perf_counter() - self.start < BOARDS_SHARE * self.budget
+
+    def shrinks_open(self) -> bool:
+        return self.budget is None or time.perf_counter() - self.start < SHRINK_SHARE * self.budget
+
+
+class _Live:
+    """The campaign's state as results come in: boards recorded, shrinks queued and kept, the report rewritten."""
+
+    def __init__(self, config: Config, out: Path, shrinking: Shrinking | None, report: bool, progress: Progress,
+                 on_outcome, on_shrunk, ends: _Ends):
+        self.config, self.out, self.shrinking, self.progress = config, out, shrinking, progress
+        self.on_outcome, self.on_shrunk, self.ends = on_outcome, on_shrunk, ends
+        self.report = Report(out, shrinking.per_signature if shrinking else 0,
+                             shrinking.timeouts if shrinking else False) if report else None
+        self.kept = set(read_shrunk(out))
+        self.queued: set[str] = set()
+        self.eager: dict[tuple, int] = {}  # signature -> findings queued for shrinking as they came
+        self.rows: dict[int, dict] = {}  # board index -> its line, for the shrink budgets
+        self.written = 0.0
+
+    def queue_for(self, findings: list[Finding], work: _Work) -> None:
+        """Queue the shrinks of these new findings that the report will want: the first of each signature."""
+        if self.shrinking is None:
+            return
+        for f in findings:
+            if not shrinkable(f, self.shrinking.timeouts):
+                continue
+            if self.eager.get(f.signature, 0) >= self.shrinking.per_signature:
+                continue
+            self.eager[f.signature] = self.eager.get(f.signature, 0) + 1
+            self._queue(f, work)
+
+    def complete(self, work: _Work) -> None:
+        """Queue what the report's own choice (board order) still lacks."""
+        assert self.shrinking is not None
+        findings = ordered(read_findings(self.out))
+        for n in representatives(findings, self.shrinking.per_signature, self.shrinking.timeouts):
+            self._queue(findings[n], work)
+
+    def settle(self) -> None:
+        """shrunk.jsonl rewritten to hold the report's own shrinks, in report order: the same file whatever order
+        the workers finished in (a shrink started for a finding that came first but is not the report's is
+        dropped: it was a guess)."""
+        assert self.shrinking is not None
+        findings = ordered(read_findings(self.out))
+        kept = read_shrunk(self.out)
+        wanted = [finding_key(findings[n]) for n in
+                  representatives(findings, self.shrinking.per_signature, self.shrinking.timeouts)]
+        replace_lines(self.out / SHRUNK, [json.dumps(kept[k]) for k in wanted if k in kept])
+
+    def _queue(self, f: Finding, work: _Work) -> None:
+        key = finding_key(f)
+        if key in self.kept or key in self.queued:
+            return
+        self.queued.add(key)
+        row = self.rows.get(f.index, {})
+        work.shrinks.append(job_for(f, self.config.budget, row, self.shrinking.cap, self.ends.wall_end,
+                                    self.config.definitions))
+        self.progress.shrinks += 1
+
+    def finish(self, result, work: _Work) -> None:
+        if isinstance(result, dict):  # a shrink's entry
+            keep(self.out, result)
+            self.kept.add(result["key"])
+            self.progress.shrunk += 1
+            if self.on_shrunk:
+                self.on_shrunk(result, self.progress)
+        else:
+            for outcome in result:
+                _record(self.out, outcome)
+                self.rows[outcome.index] = {"solver_cpu_seconds": dict(outcome.solver_cpu)}
+                self.progress.boards += 1
+                self.progress.findings += len(outcome.findings)
+                self.queue_for(list(outcome.findings), work)
+                if self.on_outcome:
+                    self.on_outcome(outcome, self.progress)
+        if self.report is not None and time.perf_counter() - self.written >= REPORT_EVERY:
+            p = self.progress
+            self.report.write(f"{p.phase} {p.boards} boards, {p.findings} findings, shrinking {p.shrunk} of "
+                              f"{p.shrinks}")
+            self.written = time.perf_counter()
+
+
+def _submit(config: Config):
+    def submit(pool, task):
+        if isinstance(task, ShrinkJob):
+            return pool.submit(run_job, task)
+        return pool.submit(check_indices, config, task)
+    return submit
+
+
+def _failed(config: Config):
+    def failed(task, why: str):
+        if isinstance(task, ShrinkJob):
+            return failed_entry(task, why)
+        return [_died(config, index, why) for index in task]
+    return failed
+
+
+def _split(task):
+    return [task] if isinstance(task, ShrinkJob) else [(index,) for index in task]
+
+
+def _by_board(row: dict) -> tuple[int]:
+    return (row["index"] if row.get("index") is not None else -1,)
+
+

@@ -1,0 +1,119 @@
+"""A campaign's shrinks: which findings are shrunk, with what budget, and where each result is kept.
+
+The first ``per_signature`` findings of each signature (kind, solver, reference, mode), in report order,
+are the ones the report draws in full; they are shrunk, each as a task of its own in the campaign's pool,
+as soon as they are found, beside the boards still being checked.  Every result is appended and synced
+to shrunk.jsonl the moment it arrives, keyed by the finding, so a killed campaign loses no shrink that
+was done and ``--resume`` shrinks only what is left.
+
+A shrink's budget is the finding's own: ``SHRINK_FACTOR`` times the CPU its solvers took on the board
+(at least ``SHRINK_FLOOR``, at most the ``--shrink-time`` cap), in CPU seconds, so a slow engine gets a
+budget in proportion and a busy machine shrinks as far as a quiet one.  A timeout finding is not shrunk
+unless asked (``--shrink-timeouts``): every board tried would cost its whole CPU budget, and a timeout
+on a smaller board says little more than the one found.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from minecheck.check.crosscheck import check_board
+from minecheck.check.findings import Finding, Kind
+from minecheck.check.shrink import has_board, shrink
+from minecheck.check.shrinkcache import SHRUNK, finding_key
+from minecheck.model.answers import result_to_json
+from minecheck.model.boardtext import parse_board
+from minecheck.model.budget import Budget
+from minecheck.running.registry import remember
+
+SHRINK_FACTOR = 30.0  # a finding's shrink may take this many times what its solvers took on its board
+SHRINK_FLOOR = 20.0  # CPU seconds a shrink may take at least (tiny boards cost milliseconds)
+SHRINK_CAP = 120.0  # CPU seconds a shrink may take at most, unless --shrink-time says otherwise
+
+
+@dataclass(frozen=True)
+class ShrinkJob:
+    """One finding to shrink in a worker: everything the worker needs, as plain data."""
+
+    finding: str  # Finding JSON
+    budget: Budget  # each solver call's, as on the board
+    seconds: float  # CPU seconds the shrink may take
+    until: float | None = None  # wall-clock end of the campaign's time budget (time.time())
+    definitions: tuple[str, ...] = ()  # how the worker makes solvers not built in
+
+    @property
+    def key(self) -> str:
+        return finding_key(Finding.from_json(self.finding))
+
+
+def shrink_seconds(cost: float, cap: float = SHRINK_CAP) -> float:
+    """A finding's shrink budget from what its solvers took on its board (CPU seconds)."""
+    return min(cap, max(SHRINK_FLOOR, SHRINK_FACTOR * cost))
+
+
+def shrinkable(f: Finding, timeouts: bool = False) -> bool:
+    """Whether a finding is shrunk at all: it has a board to shrink, and is no timeout (unless asked)."""
+    return has_board(f) and (timeouts or f.kind is not Kind.TIMEOUT)
+
+
+def representatives(findings: list[Finding], per_signature: int, timeouts: bool = False) -> list[int]:
+    """The numbers (report order) of the findings the report draws shrunk: the first of each signature."""
+    wanted: dict[tuple, list[int]] = {}
+    for n, f in enumerate(findings):
+        if shrinkable(f, timeouts) and len(wanted.setdefault(f.signature, [])) < per_signature:
+            wanted[f.signature].append(n)
+    return sorted(n for ns in wanted.values() for n in ns)
+
+
+def run_job(job: ShrinkJob) -> dict:
+    """Shrink one finding (in a worker): the entry shrunk.jsonl keeps, with the answers its page draws on the
+    shrunk board, so that publishing runs no solver again."""
+    remember(job.definitions)
+    f = Finding.from_json(job.finding)
+    result = shrink(f, job.budget, seconds=job.seconds, until=job.until)
+    entry = {"key": finding_key(f), "finding": result.finding.to_json(), "stats": asdict(result.stats),
+             "seconds_allowed": job.seconds}
+    entry["answers"] = [result_to_json(r) for r in _answers(result.finding, job.budget)]
+    return entry
+
+
+def _answers(f: Finding, budget: Budget):
+    """Both sides' results on the shrunk board (one more check, in the worker)."""
+    board = parse_board(f.board)
+    if f.mode.value == "global" and board.total_mines is None:
+        return ()
+    subjects, references = ([], [f.subject]) if f.kind is Kind.REFERENCE else ([f.subject], [])
+    (c,) = check_board(board, subjects, [f.mode], references, budget=budget)
+    return c.results
+
+
+def failed_entry(job: ShrinkJob, why: str) -> dict:
+    """A shrink whose worker failed: kept, so it is not tried again, and said on the finding's page."""
+    return {"key": job.key, "failed": why}
+
+
+def read_shrunk(out: Path) -> dict[str, dict]:
+    """Every shrink kept in the folder, by finding key (a line torn by a kill is dropped; a later line wins)."""
+    path = out / SHRUNK
+    kept: dict[str, dict] = {}
+    if not path.exists():
+        return kept
+    for line in path.read_text(errors="replace").splitlines():
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(entry, dict) and isinstance(entry.get("key"), str):
+            kept[entry["key"]] = entry
+    return kept
+
+
+def keep(out: Path, entry: dict) -> None:
+    """Append a shrink's entry to shrunk.jsonl and sync it: on disk the moment it is done."""
+    with open(out / SHRUNK, "a") as f:
+        f.write(json.dumps(entry) + "\n")
+        f.flush()
+        os.fsync(f.fileno())

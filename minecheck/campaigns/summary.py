@@ -1,0 +1,39 @@
+"""A campaign's totals, as summary.json keeps them and ``fuzz --json`` prints them: what was checked, what was
+found (by kind, by solver, by signature), how much of it is shrunk, and where the time went."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from minecheck.campaigns.publish import ordered
+from minecheck.campaigns.shrinking import read_shrunk
+from minecheck.check.findings import read_findings
+from minecheck.check.shrinkcache import finding_key
+
+
+def campaign_totals(out: Path, seconds: float, phases: dict[str, float], exit_code: int) -> dict:
+    """The totals of the campaign in ``out`` (wall-clock ``seconds`` in all, and per phase)."""
+    config = json.loads((out / "campaign.json").read_text())
+    boards = sum(1 for line in (out / "boards.jsonl").read_text().splitlines() if line.strip()) \
+        if (out / "boards.jsonl").exists() else 0
+    findings = ordered(read_findings(out))
+    shrunk = read_shrunk(out)
+    by_kind: dict[str, int] = {}
+    by_solver: dict[str, int] = {}
+    signatures: dict[str, int] = {}
+    for f in findings:
+        by_kind[f.kind.value] = by_kind.get(f.kind.value, 0) + 1
+        by_solver[f.subject] = by_solver.get(f.subject, 0) + 1
+        name = " ".join((f.kind.value, f.subject, f.reference, f.mode.value))
+        signatures[name] = signatures.get(name, 0) + 1
+    small = [e for f in findings if (e := shrunk.get(finding_key(f))) is not None and "finding" in e]
+    return {
+        "schema": 1, "seed": config["seed"], "generator": config["generator"], "subjects": config["subjects"],
+        "references": config["references"], "boards": boards, "findings": len(findings), "by_kind": by_kind,
+        "by_solver": by_solver, "signatures": signatures,
+        "shrunk": {"findings": len(small), "cut_short": sum(1 for e in small if e["stats"].get("cut_short")),
+                   "at_most_20_cells": sum(1 for e in small if e["stats"]["cells_after"] <= 20)},
+        "seconds": round(seconds, 3), "phases": phases, "exit_code": exit_code,
+        "files": {"findings": str(out / "findings.jsonl"), "report": str(out / "index.html")},
+    }
