@@ -93,9 +93,9 @@ def subjects(only: tuple[str, ...] = ()) -> list[Subject]:
 def shows(subject: Subject, made, board, seed: int) -> bool:
     """The subject shows on the board (for the simplex, on the board's LPs)."""
     if subject.solver == "simplex@seed":
-        from minecheck.check.lpcheck import lp_seed, random_lp, relaxations
+        from minecheck.check.lpcheck import random_lp, relaxations
 
-        lps = [random_lp(seed)] + [lp for lp, _ in relaxations(board, lp_seed(board))]
+        lps = [random_lp(seed)] + [lp for lp, _ in relaxations(board)]
         return any(lp_alone(lp, subject.name) is not None for lp in lps)
     if too_many_models(board, subject.solver):
         return False  # the port with no defect would count every model one by one (teeth.DPLL_MODELS)

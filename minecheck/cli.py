@@ -252,12 +252,14 @@ def _check(args: argparse.Namespace) -> int:
     if args.json:
         data = {r.solver: as_json(board, r) for r in shown}
         data["findings"] = [json.loads(f.to_json()) for f in checked.findings]
+        data["not_judged"] = dict(checked.not_judged)
         text = json.dumps(data, indent=2)
     else:
         parts = [*(summary(board, r) for r in shown), "", grid(board, checked.result(GROUND_TRUTH))]
         if len(shown) > 1:
             parts += ["", side_by_side(board, shown, {c for f in checked.findings for c in f.cells})]
         parts += ["", findings_text(board, checked.findings) if checked.findings else "all solvers agree"]
+        parts += [f"not judged: {name}: {why}" for name, why in checked.not_judged]
         text = "\n".join(parts)
     code = EXIT_FINDINGS if checked.findings else EXIT_OK
     try:
@@ -530,7 +532,9 @@ def _ready(names) -> None:
 
 
 def _names(text: str) -> list[str]:
-    return [n.strip() for n in text.split(",") if n.strip()]
+    from minecheck.running.discovery import split_names
+
+    return split_names(text)
 
 
 if __name__ == "__main__":

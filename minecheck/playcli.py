@@ -80,7 +80,9 @@ def add_parsers(sub) -> None:
 
 
 def _names(text: str) -> tuple[str, ...]:
-    return tuple(n.strip() for n in text.split(",") if n.strip())
+    from minecheck.running.discovery import split_names
+
+    return tuple(split_names(text))
 
 
 def _players(names: tuple[str, ...], persistent: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:

@@ -18,7 +18,8 @@ def run(capsys, *argv):
 def test_check_json_shape_with_fraction_strings(capsys):
     code, out, _ = run(capsys, "check", "HHH/H1H/HHH", "--json")
     data = json.loads(out)
-    assert code == 0 and set(data) == {"exact", "cbc", "minisat", "brute", "findings"} and data["findings"] == []
+    assert code == 0 and set(data) == {"exact", "cbc", "minisat", "brute", "findings", "not_judged"}
+    assert data["findings"] == [] and data["not_judged"] == {}
     exact = data["exact"]
     assert exact["consistent"] is True and exact["layouts"] == 8
     corner = {"row": 0, "col": 0, "verdict": "unknown", "probability": "1/8", "probability_float": 0.125}

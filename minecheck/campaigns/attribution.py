@@ -45,10 +45,10 @@ def _trials(names: list[str]) -> list[tuple[str, ...]]:
 @cache
 def _explain_lp(subject: str, board_text: str, kind: str) -> str | None:
     """A seed LP solver on the board's relaxations (the campaign's objectives), against CBC once per LP."""
-    from minecheck.check.lpcheck import cbc_lp, lp_difference, lp_seed, relaxations  # CBC: only for LP findings
+    from minecheck.check.lpcheck import cbc_lp, lp_difference, relaxations  # CBC: only for LP findings
 
     board = parse_board(board_text)
-    lps = [(lp, cbc_lp(lp)) for lp, _ in relaxations(board, lp_seed(board))]
+    lps = [(lp, cbc_lp(lp)) for lp, _ in relaxations(board)]
     names = [d.name for d in DEFECTS if d.solver == subject and d.switchable]
     for on in _trials(names):
         solve = lp_port(frozenset(on))

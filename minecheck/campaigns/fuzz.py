@@ -109,6 +109,7 @@ class BoardOutcome:
     solver_wall: tuple[tuple[str, float], ...] = field(default=())  # wall-clock seconds per solver (load-dependent)
     stops: tuple[tuple[str, str], ...] = field(default=())  # how each stopped run was stopped, with its numbers
     answers: tuple[dict, ...] = field(default=())  # the results a finding's page draws (result_to_json), kept
+    not_judged: tuple[tuple[str, str], ...] = ()  # (solver, why): not judged on this board (see compare.not_judged)
 
     def cost(self, solvers: tuple[str, ...]) -> float:
         """CPU seconds these solvers took on the board: what shrinking a finding of theirs is budgeted by."""
@@ -216,7 +217,8 @@ def _outcome(config: Config, index: int, rec: Recipe, checks, start: float) -> B
             if "stopped" in dict(r.extra):
                 stops.append((f"{r.solver} {c.mode.value}", dict(r.extra)["stopped"]))
     return BoardOutcome(index, rec, tuple(findings), time.perf_counter() - start, tuple(sorted(cpu.items())),
-                        tuple(sorted(wall.items())), tuple(stops), _kept_answers(checks))
+                        tuple(sorted(wall.items())), tuple(stops), _kept_answers(checks),
+                        tuple(sorted({(n, why) for c in checks for n, why in c.not_judged})))
 
 
 KEEP_ANSWERS = 100_000  # cells: the answers of a finding's board are kept up to this size (pages draw them)
@@ -286,6 +288,8 @@ def _record(out: Path, outcome: BoardOutcome) -> None:
         line["features"] = list(drawn)
     if outcome.stops:
         line["stops"] = dict(outcome.stops)
+    if outcome.not_judged:
+        line["not_judged"] = dict(outcome.not_judged)
     folder(out).record(line, [f.to_json() for f in outcome.findings])
 
 

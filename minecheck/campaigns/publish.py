@@ -50,6 +50,15 @@ def read_answers(out: Path) -> dict[int, list[dict]]:
     return kept
 
 
+def _not_judged(boards: list[dict]) -> dict[str, int]:
+    """Boards each solver was not judged on (an impossible board, and no consistency answer declared)."""
+    counts: dict[str, int] = {}
+    for b in boards:
+        for name in b.get("not_judged", {}):
+            counts[name] = counts.get(name, 0) + 1
+    return counts
+
+
 def _board_or_none(text: str):
     """The board a finding's text holds, or None (a general LP's text is no board)."""
     try:
@@ -112,7 +121,8 @@ class Report:
         summary = CampaignSummary(config["seed"], tuple(config["subjects"]), tuple(config["references"]),
                                   config["generator"], len(boards), wall, solver_seconds, tuple(findings),
                                   small_texts, news_rows, in_progress,
-                                  shrinking=(sum(1 for n in drawn_shrunk if n in small_texts), len(drawn_shrunk)))
+                                  shrinking=(sum(1 for n in drawn_shrunk if n in small_texts), len(drawn_shrunk)),
+                                  not_judged=_not_judged(boards))
         write_text(out / "index.html", render_index(summary))
         write_text(out / "junit.xml", junit_xml(boards, findings))
         return out / "index.html"

@@ -1,10 +1,13 @@
 """Compare one solver's answers with one reference's: pure functions from two results to differences.
 
 Rules, in order: a declined answer is skipped; an error is a crash (or timeout); an
-inconsistent board must be inconsistent for the subject too (a solver that cannot say
-"inconsistent" must at least not answer); then verdicts, counts and probabilities, each only
-if the subject declares that it answers them.  Estimated probabilities (with a standard
-error) are judged by the statistical test in ``minecheck.check.stats``.
+inconsistent board must be inconsistent for the subject too, if it declares that it judges
+consistency (one that does not is not judged on such a board at all: ``not_judged``); then
+verdicts, counts and probabilities, each only if the subject declares that it answers them.
+Probabilities are judged at the precision the subject declares (``SolverResult.tolerance``:
+"decimals" or "tolerance" in the protocol), else exactly when they are fractions and within
+``TOLERANCE`` when they are floats; estimates (with a standard error and no declared precision)
+are judged by the statistical test in ``minecheck.check.stats``.
 """
 
 from __future__ import annotations
@@ -17,9 +20,20 @@ from minecheck.check.stats import probability_outliers
 from minecheck.model.answers import TOLERANCE, Answers, SolverResult, Verdict
 
 
+def not_judged(subject: SolverResult, declared: frozenset[Answers], reference: SolverResult) -> str | None:
+    """Why the subject is not judged on this board at all, or None: an impossible board, and a subject that
+    declares no consistency answer and gave none (its cells there are neither a finding nor agreement)."""
+    if (reference.consistent is False and subject.failure is None and not subject.declined
+            and Answers.CONSISTENCY not in declared and subject.consistent is None):
+        return "the board is impossible, and it does not judge consistency"
+    return None
+
+
 def compare(subject: SolverResult, declared: frozenset[Answers], reference: SolverResult) -> list[Difference]:
     """Every way the subject's answers differ from the reference's on the same board and mode."""
     if subject.declined or reference.declined or reference.error:
+        return []
+    if not_judged(subject, declared, reference):
         return []
     if subject.failure is not None:
         failure = subject.failure
@@ -63,12 +77,14 @@ def _answered(result: SolverResult) -> set[Answers]:
 def _on_inconsistent(subject: SolverResult, declared: frozenset[Answers], ref: SolverResult) -> list[Difference]:
     if subject.consistent is False:
         return []
-    if Answers.CONSISTENCY in declared or subject.consistent is True:
+    if subject.consistent is True:
         return [Difference(Kind.CONSISTENCY, (), "consistent", f"inconsistent: {ref.reason}")]
     if subject.cells or subject.layouts:
         decided = tuple(a.cell for a in subject.cells if a.verdict in (Verdict.SAFE, Verdict.MINE))
         return [Difference(Kind.CONSISTENCY, decided, f"answered {len(subject.cells)} cells as if consistent",
                            f"inconsistent: {ref.reason}")]
+    if Answers.CONSISTENCY in declared:
+        return [Difference(Kind.CONSISTENCY, (), "consistent", f"inconsistent: {ref.reason}")]
     return []
 
 
@@ -112,7 +128,7 @@ def _counts(subject: SolverResult, reference: SolverResult) -> list[Difference]:
 
 def _probabilities(subject: SolverResult, reference: SolverResult) -> list[Difference]:
     exact = {a.cell: a.probability for a in reference.cells if a.probability is not None}
-    if _estimated(subject):
+    if _estimated(subject) and subject.tolerance is None:
         outliers = probability_outliers(subject, exact)
         if not outliers:
             return []
@@ -126,7 +142,9 @@ def _probabilities(subject: SolverResult, reference: SolverResult) -> list[Diffe
         if a.probability is None or a.cell not in exact:
             continue
         want = exact[a.cell]
-        if isinstance(a.probability, Fraction):
+        if subject.tolerance is not None:  # the precision the subject declares, for fractions and floats alike
+            wrong = abs(Fraction(a.probability) - Fraction(want)) > Fraction(subject.tolerance)
+        elif isinstance(a.probability, Fraction):
             wrong = a.probability != want
         else:
             wrong = abs(float(a.probability) - float(want)) > TOLERANCE

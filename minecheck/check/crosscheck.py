@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from minecheck.boards.recipe import Recipe
-from minecheck.check.compare import compare
+from minecheck.check.compare import compare, not_judged
 from minecheck.check.findings import Finding, Kind
 from minecheck.model.answers import Mode, SolverResult
 from minecheck.model.board import Board
@@ -32,6 +32,7 @@ class BoardCheck:
     mode: Mode
     results: tuple[SolverResult, ...]
     findings: tuple[Finding, ...]
+    not_judged: tuple[tuple[str, str], ...] = ()  # (solver, why): answered, but not judged on this board
 
     def result(self, name: str) -> SolverResult | None:
         return next((r for r in self.results if r.solver == name), None)
@@ -102,17 +103,21 @@ def _compared(board: Board, mode: Mode, results: dict[str, SolverResult], everyo
         findings.append(Finding(Kind.REFERENCE, GROUND_TRUTH, GROUND_TRUTH, mode, (), truth.error, "an answer",
                                 text, "the ground truth failed, so nothing on this board was compared",
                                 recipe, index))
+    unjudged = []
     for name, result in results.items():
         if name == GROUND_TRUTH:
             continue
+        why = None if truth.error else not_judged(result, everyone[name].answers, truth)
+        if why:
+            unjudged.append((name, why))
         for diff in compare(result, everyone[name].answers, truth):
             kind = diff.kind if name in subjects else Kind.REFERENCE
             detail = diff.detail if name in subjects else f"{diff.kind.value}: {diff.detail}".rstrip(": ")
             findings.append(Finding(kind, name, GROUND_TRUTH, mode, diff.cells, diff.subject_says,
                                     diff.reference_says, text, detail, recipe, index))
     if lp_subjects and mode is Mode.LOCAL:  # LP values do not depend on the mode: checked once
-        from minecheck.check.lpcheck import check_relaxations, lp_seed  # CBC and numpy only where LPs are checked
+        from minecheck.check.lpcheck import check_relaxations  # CBC and numpy only where LPs are checked
 
-        found = check_relaxations(board, lp_subjects, lp_seed(board), index)
+        found = check_relaxations(board, lp_subjects, index=index)
         findings += [replace(f, recipe=recipe) for f in found]
-    return BoardCheck(board, mode, tuple(results.values()), tuple(findings))
+    return BoardCheck(board, mode, tuple(results.values()), tuple(findings), tuple(unjudged))

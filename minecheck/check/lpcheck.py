@@ -171,21 +171,26 @@ def check_lp(lp: LP, subjects: Sequence[str], text: str, mode: Mode = Mode.LOCAL
     return found
 
 
-def lp_seed(board: Board) -> int:
-    """The seed of a board's random objectives: from its text, so a board replays alone."""
-    return int.from_bytes(hashlib.sha256(format_board(board).encode()).digest()[:8], "big")
+def component_objective(comp: Component, salt: int = 0) -> list[int]:
+    """A component's random objective, seeded by the component itself (its equations, its cells numbered in
+    order) and not by the board around it: a crop that keeps the component keeps its LP, so an LP finding
+    shrinks to the component's cells, and its small board replays it."""
+    at = {cell: i for i, cell in enumerate(comp.cells)}
+    shape = repr((salt, len(comp.cells), [(sorted(at[c] for c in eq.cells), eq.mines) for eq in comp.equations]))
+    rng = random.Random(int.from_bytes(hashlib.sha256(shape.encode()).digest()[:8], "big"))
+    return [rng.randint(-3, 3) for _ in comp.cells]
 
 
-def relaxations(board: Board, seed: int) -> list[tuple[LP, str]]:
-    """Each component's LP relaxation with a random objective (seeded), and a line that says which."""
+def relaxations(board: Board, salt: int = 0) -> list[tuple[LP, str]]:
+    """Each component's LP relaxation with its random objective (``component_objective``), and a line that
+    says which."""
     try:
         components = build_constraints(board).components
     except Contradiction:
         return []
-    rng = random.Random(seed)
     out = []
     for k, comp in enumerate(components):
-        objective = [rng.randint(-3, 3) for _ in comp.cells]
+        objective = component_objective(comp, salt)
         out.append((component_relaxation(comp, objective),
                     f"relaxation of component {k} ({len(comp.cells)} cells), objective {objective}"))
     return out
@@ -212,13 +217,13 @@ def component_relaxation(comp: Component, objective: Sequence[float]) -> LP:
     return LP(tuple(rows), tuple(rhs), cost)
 
 
-def check_relaxations(board: Board, subjects: Sequence[str], seed: int, index: int | None = None) -> list[Finding]:
-    """Each component's LP relaxation with a random objective (seeded), through every simplex variant."""
+def check_relaxations(board: Board, subjects: Sequence[str], salt: int = 0, index: int | None = None) -> list[Finding]:
+    """Each component's LP relaxation with its random objective, through every simplex variant."""
     subjects = [s for s in subjects if s in LP_SOLVERS]
     if not subjects:
         return []
     text = format_board(board)
     found = []
-    for lp, detail in relaxations(board, seed):
+    for lp, detail in relaxations(board, salt):
         found += check_lp(lp, subjects, text, Mode.LOCAL, detail, index)
     return found

@@ -90,6 +90,7 @@ class SolverResult:
     samples: int | None = None  # for samplers: draws behind each estimate (after burn-in)
     claims: frozenset[Answers] | None = None  # what this answer claims, when less than the solver declares
     partial: bool = False  # cells left out claim nothing (the protocol's rule) rather than "no answer"
+    tolerance: float | None = None  # the precision of its probabilities, as the solver declares it (None: exact)
     extra: tuple[tuple[str, str], ...] = field(default=())
 
     @property
@@ -134,7 +135,7 @@ def result_to_json(result: SolverResult) -> dict:
         "failure": None if failure is None else [failure.kind.value, failure.message, failure.budget, failure.stderr],
         "declined": result.declined, "samples": result.samples,
         "claims": None if result.claims is None else sorted(a.value for a in result.claims),
-        "partial": result.partial, "extra": [list(e) for e in result.extra],
+        "partial": result.partial, "extra": [list(e) for e in result.extra], "tolerance": result.tolerance,
     }
 
 
@@ -154,4 +155,4 @@ def result_from_json(data: dict) -> SolverResult:
         None if failure is None else Failure(FailureKind(failure[0]), failure[1], failure[2], failure[3]),
         data.get("declined"), data.get("samples"),
         None if data.get("claims") is None else frozenset(Answers(a) for a in data["claims"]),
-        data.get("partial", False), tuple(tuple(e) for e in data.get("extra", ())))
+        data.get("partial", False), data.get("tolerance"), tuple(tuple(e) for e in data.get("extra", ())))

@@ -76,6 +76,7 @@ class CampaignSummary:
     news: list[dict] | None = None  # news.json's rows when the campaign ran against a baseline
     in_progress: str | None = None  # the phase of a campaign still running ("boards 40/100, shrinking 3 of 7")
     shrinking: tuple[int, int] = (0, 0)  # findings drawn shrunk: done, wanted
+    not_judged: dict[str, int] = field(default_factory=dict)  # solver -> boards it was not judged on, and why not
 
 
 def page_name(number: int) -> str:
@@ -241,6 +242,7 @@ def render_index(s: CampaignSummary, per_group_links: int = 20) -> str:
     names = list(dict.fromkeys([*s.subjects, *s.references, *sorted(s.solver_seconds)]))
     solvers = [{"name": n, "role": "under test" if n in s.subjects else "reference",
                 "findings": per_solver.get(n, 0), "total": s.solver_seconds.get(n),
+                "not_judged": s.not_judged.get(n, 0),
                 "mean": 1000 * s.solver_seconds[n] / max(1, s.boards) if n in s.solver_seconds else None}
                for n in names]
     kinds = [{"kind": k.value, "words": KINDS[k]} for k in Kind if k is not Kind.DECISION]

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from minecheck.model.errors import UnknownSolver
 from minecheck.running.catalogue import CATALOGUE, LP_SOLVERS, Role
+from minecheck.running.protocol import precision
 
 BUILT_IN: dict[str, str] = {e.name: e.target for e in CATALOGUE if Role.LP not in e.roles}  # Solvers by name
 COMMAND = "cmd:"
@@ -52,6 +53,7 @@ class Definition:
     modes: tuple[str, ...] | None = None  # for programs: the modes it answers (default both)
     answers: tuple[str, ...] | None = None  # for programs: what it answers (default everything it says)
     cwd: str | None = None  # a pyproject's folder: where its programs run, and where its import paths are found
+    tolerance: float | None = None  # for programs: the precision of their probabilities (decimals or tolerance)
 
     @property
     def is_command(self) -> bool:
@@ -81,6 +83,8 @@ def lookup(name: str, known: dict[str, Definition] | None = None, persistent: bo
         return Definition(**{**asdict(found), "persistent": True}) if found.is_command else found
     alias, eq, rest = name.partition("=")
     if eq and alias and "/" not in alias and ":" not in alias:
+        if rest.lstrip().startswith("{"):  # NAME={ command = "...", persistent = true, ... }: a pyproject table
+            return _entry(alias, _inline_table(alias, rest), "command line", Path.cwd())
         inner = lookup(rest, known)
         return Definition(**{**asdict(inner), "name": alias})
     if name.startswith(COMMAND):
@@ -161,12 +165,13 @@ def _table(path: Path) -> dict[str, Definition]:
 
 def _entry(name: str, value: object, origin: str, folder: Path) -> Definition:
     """One entry of the table: a string (import path or cmd:...), or a table describing a program or import path."""
-    where = f"[tool.minecheck.solvers] {name} in {folder / 'pyproject.toml'}"
+    where = (f"--solvers {name}={{...}}" if origin == "command line"
+             else f"[tool.minecheck.solvers] {name} in {folder / 'pyproject.toml'}")
     if isinstance(value, str):
         value = {"command": value[len(COMMAND):]} if value.startswith(COMMAND) else {"target": value}
     if not isinstance(value, dict):
         raise UnknownSolver(f"{where}: expected a string or a table, got {value!r}")
-    unknown = set(value) - {"target", "command", "persistent", "modes", "answers", "cwd"}
+    unknown = set(value) - {"target", "command", "persistent", "modes", "answers", "cwd", "decimals", "tolerance"}
     if unknown:
         raise UnknownSolver(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
     if ("target" in value) == ("command" in value):
@@ -175,7 +180,33 @@ def _entry(name: str, value: object, origin: str, folder: Path) -> Definition:
     modes = tuple(value["modes"]) if "modes" in value else None
     answers = tuple(value["answers"]) if "answers" in value else None
     cwd = str((folder / value["cwd"]).resolve()) if "cwd" in value else str(folder)
-    return Definition(name, target, origin, None, bool(value.get("persistent", False)), modes, answers, cwd)
+    tolerance = _tolerance(where, value.get("decimals"), value.get("tolerance"))
+    return Definition(name, target, origin, None, bool(value.get("persistent", False)), modes, answers, cwd,
+                      tolerance)
+
+
+def _tolerance(where: str, decimals: object, tolerance: object) -> float | None:
+    """The tolerance a table's ``decimals`` or ``tolerance`` declares (at most one of them)."""
+    if decimals is not None and tolerance is not None:
+        raise UnknownSolver(f"{where}: give decimals or tolerance, not both")
+    whole = isinstance(decimals, int) and not isinstance(decimals, bool)
+    if decimals is not None and not (whole and 0 <= decimals <= 17):
+        raise UnknownSolver(f"{where}: decimals = {decimals!r}: give a whole number of decimals from 0 to 17")
+    if tolerance is not None and (isinstance(tolerance, bool) or not isinstance(tolerance, int | float)
+                                  or not 0 < tolerance <= 1):
+        raise UnknownSolver(f"{where}: tolerance = {tolerance!r}: give a number above 0 and at most 1")
+    return precision(decimals, tolerance)
+
+
+def _inline_table(name: str, text: str) -> dict:
+    """``{ command = "...", ... }`` read as TOML, as the same entry in a pyproject.toml would be."""
+    import tomllib
+
+    try:
+        return tomllib.loads(f"entry = {text}")["entry"]
+    except tomllib.TOMLDecodeError as err:
+        raise UnknownSolver(f"{name}={text}: not a TOML inline table ({err}); write it as in pyproject.toml, "
+                            "e.g. {command = \"./engine\", persistent = true, decimals = 5}") from None
 
 
 def installed() -> dict[str, Definition]:
@@ -187,3 +218,23 @@ def installed() -> dict[str, Definition]:
         dist = ep.dist.name if ep.dist is not None else "an installed package"
         out.setdefault(ep.name, Definition(ep.name, ep.value, f"installed ({dist})"))
     return out
+
+
+def split_names(text: str) -> list[str]:
+    """Comma-separated solver names, where a name may hold commas inside braces, brackets or quotes (an inline
+    table: ``fast=exact,zig={command = "./zig", answers = ["verdicts", "probabilities"]}``)."""
+    names, depth, quote, start = [], 0, "", 0
+    for i, ch in enumerate(text):
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "\"'":
+            quote = ch
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            names.append(text[start:i])
+            start = i + 1
+    names.append(text[start:])
+    return [n.strip() for n in names if n.strip()]

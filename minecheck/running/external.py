@@ -65,6 +65,7 @@ class Program:
     modes: frozenset[Mode] = BOTH_MODES
     answers: frozenset[Answers] = ALL_ANSWERS
     cwd: str | None = None
+    tolerance: float | None = None  # the precision of its probabilities, declared for it (decimals = 5 ...)
 
     @staticmethod
     def parse(command: str, **options) -> Program:
@@ -209,9 +210,12 @@ class ExternalSolver:
 
     def _decode(self, data: bytes, board: Board, mode: Mode, run: _Run) -> SolverResult:
         try:
-            return decode_answer(data.decode("utf-8", "replace"), board, mode, self.name)
+            result = decode_answer(data.decode("utf-8", "replace"), board, mode, self.name)
         except ProtocolError as err:
             return self._failed(mode, _protocol(str(err)), run)
+        if result.tolerance is None and self.program.tolerance is not None:  # declared in its definition
+            result = replace(result, tolerance=self.program.tolerance)
+        return result
 
     def _stopped(self, mode: Mode, stop: Stop, budget: Budget, run: _Run) -> SolverResult:
         return self._failed(mode, stop_failure(stop, budget), run)

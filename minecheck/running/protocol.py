@@ -125,7 +125,16 @@ def decode_object(data: Any, board: Board, mode: Mode, name: str) -> SolverResul
     claims = _claims(data, cells)
     return SolverResult(name, mode, consistent=data.get("consistent"), reason=data.get("reason"),
                         cells=tuple(sorted(cells, key=lambda a: a.cell)), layouts=_whole(data.get("layouts")),
-                        samples=_whole(data.get("samples")), claims=claims, partial=True)
+                        samples=_whole(data.get("samples")), claims=claims, partial=True,
+                        tolerance=precision(data.get("decimals"), data.get("tolerance")))
+
+
+def precision(decimals: int | None, tolerance: float | None) -> float | None:
+    """The tolerance a declared precision gives: half a unit of the last decimal (and a hair more, for the
+    rounding of the decimal text itself), or the tolerance as given; None when neither is declared."""
+    if decimals is not None:
+        return 0.5 * 10.0 ** -int(decimals) * (1 + 1e-9)
+    return None if tolerance is None else float(tolerance)
 
 
 def _whole(value: Any) -> int | None:

@@ -154,7 +154,7 @@ def _program(definition: Definition) -> Program:
     modes = parse(definition.modes, Mode, "mode") if definition.modes else BOTH_MODES
     answers = parse(definition.answers, Answers, "answer") if definition.answers else ALL_ANSWERS
     return Program.parse(definition.target[len(COMMAND):], persistent=definition.persistent, modes=modes,
-                         answers=answers, cwd=definition.cwd)
+                         answers=answers, cwd=definition.cwd, tolerance=definition.tolerance)
 
 
 class FunctionSolver:

@@ -38,7 +38,8 @@ from minecheck.solvers.defects import chosen
 class SeedDpll:
     """The article's MinesweeperSolver.analyze plus ProbabilityEngine; local mode only, as the Java."""
 
-    answers = frozenset({Answers.VERDICTS, Answers.PROBABILITIES, Answers.COUNTS})
+    # consistency too: it says "no layout" where its search finds none (and, by its defects, not always)
+    answers = frozenset({Answers.VERDICTS, Answers.PROBABILITIES, Answers.COUNTS, Answers.CONSISTENCY})
     # DEFECT(seed) dpll-no-global-mode: the Java never reads the total mine count (Board.totalMines):
     # no global mode. The fixed variant adds it with a cardinality constraint.
     modes = frozenset({Mode.LOCAL})

@@ -212,7 +212,8 @@ def article_decision(board: Board, prob: dict[str, float], far: float) -> str:
 class SeedGibbs:
     """The article's sampler: frontier estimates from the digits, off-frontier ones from the total."""
 
-    answers = frozenset({Answers.VERDICTS, Answers.PROBABILITIES})
+    # consistency too: a digit it finds impossible makes it say so (and, by its defects, not always)
+    answers = frozenset({Answers.VERDICTS, Answers.PROBABILITIES, Answers.CONSISTENCY})
     modes = frozenset({Mode.LOCAL})
 
     def __init__(self, seed: int = 0, samples: int = SEED_SAMPLES, burn_in: int = SEED_BURN_IN,

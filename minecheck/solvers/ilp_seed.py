@@ -267,7 +267,8 @@ _VERDICT = {1: Verdict.MINE, 0: Verdict.SAFE, -1: Verdict.UNKNOWN}
 class SeedIlpSolver:
     """The article's solver: verdicts, the risk it calls a probability, and the LP vertex; local only."""
 
-    answers = frozenset({Answers.VERDICTS, Answers.PROBABILITIES, Answers.LP})
+    # consistency too: an overfull digit or an infeasible component makes it say so (by its defects, not always)
+    answers = frozenset({Answers.VERDICTS, Answers.PROBABILITIES, Answers.LP, Answers.CONSISTENCY})
     modes = frozenset({Mode.LOCAL})
 
     def __init__(self, option: str | None = None, defects: frozenset[str] | None = None):

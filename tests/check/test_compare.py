@@ -54,11 +54,39 @@ def test_a_failure_is_a_finding_of_its_own_kind_whatever_its_message_says():
     assert d.kind is Kind.PROTOCOL and d.subject_says == protocol.message and d.detail.endswith("oops")
 
 
-def test_answering_an_inconsistent_board_is_a_consistency_finding():
+def test_answering_an_inconsistent_board_is_a_consistency_finding_for_a_solver_that_judges_consistency():
     ref = SolverResult("exact", Mode.LOCAL, consistent=False, reason="no layout")
-    (d,) = compare(result(cells=[CellAnswer(0, M)]), frozenset({Answers.VERDICTS}), ref)
-    assert d.kind is Kind.CONSISTENCY and d.cells == (0,)
+    (d,) = compare(result(cells=[CellAnswer(0, M)]), frozenset({Answers.VERDICTS, Answers.CONSISTENCY}), ref)
+    assert d.kind is Kind.CONSISTENCY and d.cells == (0,) and d.subject_says == "answered 1 cells as if consistent"
     assert compare(result(consistent=False, reason="r"), ALL, ref) == []
+
+
+def test_a_solver_that_declares_no_consistency_answer_is_not_judged_on_an_impossible_board():
+    from minecheck.check.compare import not_judged
+
+    ref = SolverResult("exact", Mode.LOCAL, consistent=False, reason="no layout")
+    answered = result(cells=[CellAnswer(0, M)])
+    assert compare(answered, frozenset({Answers.VERDICTS}), ref) == []
+    assert "does not judge consistency" in not_judged(answered, frozenset({Answers.VERDICTS}), ref)
+    assert not_judged(answered, frozenset({Answers.VERDICTS, Answers.CONSISTENCY}), ref) is None
+    said = result(consistent=True, cells=[CellAnswer(0, M)])  # it said "consistent": that is judged
+    assert not_judged(said, frozenset({Answers.VERDICTS}), ref) is None
+    assert not_judged(answered, frozenset({Answers.VERDICTS}), exact(CellAnswer(0, M))) is None
+
+
+def test_probabilities_are_judged_at_the_precision_the_solver_declares_and_never_by_the_statistical_test():
+    from minecheck.running.protocol import precision
+
+    ref = exact(CellAnswer(0, U, Fraction(1, 3)), CellAnswer(1, U, Fraction(1, 2) + Fraction(1, 10**7)))
+    five = precision(5, None)
+    printed = [CellAnswer(0, U, 0.33333, 0.2), CellAnswer(1, U, 0.5, 0.2)]  # a stderr: a statistical test passes
+    assert compare(result(cells=printed), frozenset({Answers.PROBABILITIES}), ref) == []  # judged as an estimate
+    assert compare(result(cells=printed, tolerance=five), frozenset({Answers.PROBABILITIES}), ref) == []
+    (d,) = compare(result(cells=[CellAnswer(0, U, 0.3333, 0.2)], tolerance=five), frozenset({Answers.PROBABILITIES}),
+                   ref)
+    assert d.kind is Kind.PROBABILITY and d.cells == (0,)
+    tight = [CellAnswer(0, U, 0.33333)]  # the same digits without a declared precision: the one tolerance, 1e-6
+    assert compare(result(cells=tight), frozenset({Answers.PROBABILITIES}), ref)[0].kind is Kind.PROBABILITY
 
 
 def test_count_difference():

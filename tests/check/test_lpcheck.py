@@ -39,10 +39,10 @@ def test_seed_simplex_defects_are_found_on_general_lps():
 
 def test_relaxations_of_a_board_are_checked_per_component():
     b = board("HHHHH/H1H2H/HHHHH")
-    assert check_relaxations(b, ["simplex@fixed"], seed=1) == []
+    assert check_relaxations(b, ["simplex@fixed"], salt=1) == []
     experts = [generate_board(recipe("play", s, level="expert")) for s in range(4)]
-    assert all(check_relaxations(e, ["simplex@fixed"], seed=1) == [] for e in experts)
-    seed_findings = [f for s, e in enumerate(experts) for f in check_relaxations(e, ["simplex@seed"], seed=s)]
+    assert all(check_relaxations(e, ["simplex@fixed"], salt=1) == [] for e in experts)
+    seed_findings = [f for s, e in enumerate(experts) for f in check_relaxations(e, ["simplex@seed"], salt=s)]
     assert seed_findings and all(f.subject == "simplex@seed" for f in seed_findings)
     assert "relaxation of component" in seed_findings[0].detail
 

@@ -79,7 +79,7 @@ def test_non_positive_bound_is_the_jdk_exception():
 def test_seed_is_registered_with_its_seed_option():
     solver = get_solver("gibbs@seed:123")
     assert solver.seed == 123 and solver.modes == {Mode.LOCAL}
-    assert solver.answers == {Answers.VERDICTS, Answers.PROBABILITIES}
+    assert solver.answers == {Answers.VERDICTS, Answers.PROBABILITIES, Answers.CONSISTENCY}
     assert get_solver("gibbs@seed").seed == 0
 
 
