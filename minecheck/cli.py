@@ -35,7 +35,7 @@ from minecheck.options import (
 from minecheck.playcli import add_parsers as add_play_parsers
 from minecheck.report.textview import printable
 from minecheck.running.catalogue import GROUND_TRUTH, LP_SOLVERS, REFERENCES, SUBJECTS, is_lp_solver
-from minecheck.running.discovery import resolve, suggest
+from minecheck.running.discovery import replay_names, resolve, suggest
 from minecheck.running.registry import remember, require_runnable
 from minecheck.running.runfolder import SUMMARY, holding, write_json, write_text
 
@@ -306,7 +306,7 @@ def _shrink(args: argparse.Namespace) -> int:
         shrunk = None
         if finding.kind is not Kind.TIMEOUT and has_board(finding):
             shrunk = shrink(finding, budget, seconds=args.shrink_time)
-        page = write_page(finding, shrunk, board, checks, None, references, budget, folder)
+        page = write_page(finding, shrunk, board, checks, None, references, budget, folder, replay_names(definitions))
         shown = shrunk.finding if shrunk else finding
         small = shrunk.board if shrunk else board
         if args.json:
@@ -325,8 +325,7 @@ def _shrink(args: argparse.Namespace) -> int:
         print(f"finding {number} of {len(findings)}: {how}")
         print(findings_text(small, [shown]).split("\n", 1)[1])
         print("\n".join("    " + row for row in format_board(small).splitlines()))
-        print(f"    replay: {replay_command(shown, format_board(small))}"
-              + (f" --references {','.join(references)}" if shown.kind is not Kind.REFERENCE else ""))
+        print(f"    replay: {replay_command(shown, format_board(small), replay_names(definitions))}")
         print(f"    page:   {page}\n", flush=True)
     return EXIT_FINDINGS
 

@@ -131,9 +131,6 @@ def replay_line(given, subject: Solver, finding: Finding, shrunk: Shrunk | None,
             if root is not None and root != Path.cwd():
                 prefix = f"PYTHONPATH={shlex.quote(_shown_path(root))} "
     command = prefix + replay_command(replace(finding, subject=name), text)
-    names = [r for r in references if isinstance(r, str)]
-    if finding.kind is not Kind.REFERENCE and names:
-        command += f" --references {shlex.quote(','.join(names))}"
     if cpu != DEFAULT_CPU:
         command += f" --timeout {cpu:g}"
     return command, note

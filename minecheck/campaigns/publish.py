@@ -28,6 +28,7 @@ from minecheck.model.answers import SolverResult, result_from_json
 from minecheck.model.boardtext import parse_board
 from minecheck.model.errors import BoardFormatError
 from minecheck.report.pages import CampaignSummary, FindingPage, junit_xml, page_name, render_finding, render_index
+from minecheck.running.discovery import replay_names
 from minecheck.running.runfolder import write_text
 
 
@@ -82,12 +83,14 @@ class Report:
     per_signature: int = 2
     timeouts: bool = False  # timeout findings are drawn shrunk too (--shrink-timeouts)
     shown: dict[int, str] = field(default_factory=dict)  # page number -> what it showed (finding and shrink keys)
+    names: dict[str, str] = field(default_factory=dict)  # solver -> how a replay names it (campaign.json's definitions)
 
     def write(self, in_progress: str | None = None) -> Path:
         """Write index.html, the pages that changed and junit.xml from what the folder holds now;
         ``in_progress``: the phase the campaign is in, said at the top of the index (None: the run ended)."""
         out = self.out
         config = json.loads((out / "campaign.json").read_text())
+        self.names = replay_names(config.get("definitions", ()))
         boards = [json.loads(line) for line in (out / "boards.jsonl").read_text().splitlines() if line.strip()] \
             if (out / "boards.jsonl").exists() else []
         findings = ordered(read_findings(out))
@@ -153,7 +156,7 @@ class Report:
                 notes.append(("shrinking", "not shrunk: every board tried would take the solver's whole CPU budget "
                                            "(--shrink-timeouts shrinks timeouts, after the other findings)"))
             page = FindingPage(f, n, original, None, _drawn(results, f), timings=timings, notes=tuple(notes))
-        return replace(page, features=features(f.recipe) if f.recipe else ())
+        return replace(page, features=features(f.recipe) if f.recipe else (), names=self.names)
 
 
 def publish(out: Path, per_signature: int = 2, pool: Executor | None = None, timeouts: bool = False) -> Path:

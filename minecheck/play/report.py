@@ -39,6 +39,7 @@ from minecheck.play.policy import mode_for
 from minecheck.play.run import optimal_value, read_config, read_games, replay, win_rates
 from minecheck.report.pages import FindingPage, page_name, render_finding, render_template, replay_command
 from minecheck.report.plots import interval_plot
+from minecheck.running.discovery import replay_names
 from minecheck.running.registry import get_solver, remember, run_solver
 from minecheck.running.runfolder import write_text
 
@@ -133,17 +134,19 @@ def decision_notes(f: Finding, small: Finding | None, decided: Decision | None, 
     return tuple(notes)
 
 
-def decision_commands(f: Finding, shown: Finding) -> tuple[tuple[str, str], ...]:
+def decision_commands(f: Finding, shown: Finding, names: dict[str, str] | None = None) -> tuple[tuple[str, str], ...]:
     """Replays beside the page's own: the decision in the game, and the solver's answer on the board shown."""
+    names = names or {}
     commands = []
     if shown is not f:
-        commands.append(("The decision on the original board", replay_command(f, f.board)))
+        commands.append(("The decision on the original board", replay_command(f, f.board, names)))
     player = get_player(f.subject)
     solver = getattr(player, "solver", None)
     if solver is not None:  # a registry solver under the policy: its answer alone
         inline = "/".join(line for line in shown.board.splitlines() if line and not line.startswith("#"))
+        named = shlex.quote(names.get(f.subject, f.subject))
         commands.append((f"What {f.subject} answers on it",
-                         f"minecheck check {shlex.quote(inline)} --solvers {shlex.quote(f.subject)} "
+                         f"minecheck check {shlex.quote(inline)} --solvers {named} "
                          f"--mode {mode_for(solver).value} --references exact"))
     return tuple(commands)
 
@@ -152,8 +155,10 @@ PLAY_INDEX = ("index.html", "play index")
 
 
 def finding_pages(out: Path, findings: list[Finding], shrunk: dict[int, dict], pages_per_flaw: int,
-                  budget: Budget) -> set[int]:
-    """Write the pages of the first findings of each group; the numbers that have a page."""
+                  budget: Budget, names: dict[str, str] | None = None) -> set[int]:
+    """Write the pages of the first findings of each group; the numbers that have a page.  ``names``: how a
+    command line makes each player again (the run's own definitions), for the replays."""
+    names = names or {}
     written = set()
     for numbers in groups(findings).values():
         for n in numbers[:pages_per_flaw]:
@@ -167,10 +172,11 @@ def finding_pages(out: Path, findings: list[Finding], shrunk: dict[int, dict], p
                 decided, small_results = _decided(small, board, budget)
                 page = FindingPage(small, n, original, board, original_results, small_results, shrunk[n]["stats"],
                                    back=PLAY_INDEX, notes=decision_notes(f, small, decided, board),
-                                   commands=decision_commands(f, small))
+                                   commands=decision_commands(f, small, names), names=names)
             else:
                 page = FindingPage(f, n, original, None, original_results, back=PLAY_INDEX,
-                                   notes=decision_notes(f, None, in_game, original), commands=decision_commands(f, f))
+                                   notes=decision_notes(f, None, in_game, original),
+                                   commands=decision_commands(f, f, names), names=names)
             write_text(out / page_name(n), render_finding(page))
             written.add(n)
     return written
@@ -247,7 +253,7 @@ def publish_play(out: Path, per_flaw: int = 1, pages_per_flaw: int = 20, pool: E
     players = list(json.loads((out / "play.json").read_text())["players"])
     findings = ordered(read_findings(out), players)
     shrunk = shrink_groups(out, findings, per_flaw, config.budget, pool, config.definitions)
-    paged = finding_pages(out, findings, shrunk, pages_per_flaw, config.budget)
+    paged = finding_pages(out, findings, shrunk, pages_per_flaw, config.budget, replay_names(config.definitions))
     rates = win_rates(out)
     anchors = ANCHORS.get(config.size, ()) if config.first_click == "safe-3x3" else ()
     optimal = optimal_value(config) if config.judge == "optimal" else None

@@ -22,8 +22,10 @@ PAGES_VARIABLE = "MINECHECK_PAGES"
 
 
 def write_page(finding: Finding, shrunk: Shrunk | None, board: Board, checks, rerun: Solver | None,
-               references: Sequence[str | Solver], budget: Budget, folder: Path) -> Path:
-    """The finding's HTML page (the original board, the shrunk one, both sides' answers on each)."""
+               references: Sequence[str | Solver], budget: Budget, folder: Path,
+               names: dict[str, str] | None = None) -> Path:
+    """The finding's HTML page (the original board, the shrunk one, both sides' answers on each); ``names``: how
+    its replay line names the solvers (``discovery.replay_names``)."""
     original_results = next((c.results for c in checks if c.mode is finding.mode), ())
     shown, small, small_results, stats = finding, None, (), None
     if shrunk is not None:
@@ -33,7 +35,8 @@ def write_page(finding: Finding, shrunk: Shrunk | None, board: Board, checks, re
         subjects, refs = ([], [who]) if finding.kind is Kind.REFERENCE else ([who], references)
         (again,) = check_board(small, subjects, [finding.mode], refs, budget=budget)
         small_results = again.results
-    page = FindingPage(shown, 0, board, small, original_results, small_results, stats, back=None)  # no index here
+    page = FindingPage(shown, 0, board, small, original_results, small_results, stats, back=None,  # no index here
+                       names=names or {})
     folder.mkdir(parents=True, exist_ok=True)
     path = (folder / file_name(shown)).with_suffix(".html")
     write_text(path, render_finding(page))

@@ -60,6 +60,7 @@ class FindingPage:
     notes: tuple[tuple[str, str], ...] = ()  # (what, words): a decision's move on each board and why it was made
     commands: tuple[tuple[str, str], ...] = ()  # (what it shows, command): replays beside the finding's own
     features: tuple[str, ...] = ()  # what the board's recipe made, in words (the campaign says; a page cannot know)
+    names: dict[str, str] = field(default_factory=dict)  # solver -> how a command line makes it again (replays)
 
 
 @dataclass(frozen=True)
@@ -94,17 +95,24 @@ def versions() -> str:
     return ", ".join(out)
 
 
-def replay_command(f: Finding, board_text: str) -> str:
-    """One line that replays the finding: the board inline, its solver, its mode."""
+def replay_command(f: Finding, board_text: str, names: dict[str, str] | None = None) -> str:
+    """One line that replays the finding as printed, from the folder its run ran in: the board inline, its
+    solver (by ``names``: how a command line makes it again, ``NAME={...}`` for a program defined inline), the
+    reference it was judged by, its mode."""
+    names = names or {}
     lines = [ln for ln in board_text.splitlines() if ln and not ln.startswith("#")]
     inline = "/".join(lines)
     if f.kind is Kind.DECISION:  # a move in a game: the player decides again, from its stored state
         state = shlex.quote(json.dumps(f.extra.get("state")))
         judged = " --judge optimal" if f.detail == "suboptimal" else ""
-        return f"minecheck decide {shlex.quote(inline)} --player {shlex.quote(f.subject)} --state {state}{judged}"
-    solver = f.subject if f.kind is not Kind.REFERENCE else "exact"
-    refs = f" --references {f.subject}" if f.kind is Kind.REFERENCE else ""
-    return f"minecheck check {shlex.quote(inline)} --solvers {shlex.quote(solver)} --mode {f.mode.value}{refs}"
+        player = shlex.quote(names.get(f.subject, f.subject))
+        return f"minecheck decide {shlex.quote(inline)} --player {player} --state {state}{judged}"
+    if f.kind is Kind.REFERENCE:
+        solver, refs = f.reference, names.get(f.subject, f.subject)
+    else:
+        solver, refs = names.get(f.subject, f.subject), names.get(f.reference, f.reference)
+    return (f"minecheck check {shlex.quote(inline)} --solvers {shlex.quote(solver)} --mode {f.mode.value} "
+            f"--references {shlex.quote(refs)}")
 
 
 # -- grids ---------------------------------------------------------------------------------------
@@ -199,7 +207,8 @@ def render_finding(page: FindingPage) -> str:
     return render_template(
         "finding.html.j2", title=f"minecheck: {f.kind.value} {f.subject}", f=f, sections=sections, cells=cells,
         back=page.back,
-        board_text=board_text, board_rows=max(3, board_text.count("\n") + 1), replay=replay_command(f, board_text),
+        board_text=board_text, board_rows=max(3, board_text.count("\n") + 1),
+        replay=replay_command(f, board_text, page.names),
         notes=page.notes, commands=page.commands,
         origin=origin, features=has, index=f.index if f.index is not None else "-", stats=stats, timings=timings,
         versions=versions(), original_text=original_text, original_rows=max(3, original_text.count("\n") + 1))

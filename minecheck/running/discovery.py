@@ -238,3 +238,35 @@ def split_names(text: str) -> list[str]:
             start = i + 1
     names.append(text[start:])
     return [n.strip() for n in names if n.strip()]
+
+
+def replay_name(definition: Definition) -> str:
+    """How a command line names this solver so that it is made again, as it was: its name where the name alone
+    finds it (built in, configured, installed, an import path), else ``NAME={...}`` with the whole definition."""
+    if definition.origin != "command line" or definition.name == definition.target:
+        return definition.name
+    if not definition.is_command:
+        return f"{definition.name}={definition.target}"
+    fields = [f"command = {_toml(definition.target[len(COMMAND):])}"]
+    if definition.persistent:
+        fields.append("persistent = true")
+    for key in ("modes", "answers"):
+        if getattr(definition, key):
+            fields.append(f"{key} = [{', '.join(_toml(v) for v in getattr(definition, key))}]")
+    if definition.tolerance is not None:
+        fields.append(f"tolerance = {definition.tolerance!r}")
+    return f"{definition.name}={{{', '.join(fields)}}}"
+
+
+def _toml(text: str) -> str:
+    """A TOML basic string."""
+    return json.dumps(text)  # JSON's escapes are TOML's for a basic string
+
+
+def replay_names(definitions) -> dict[str, str]:
+    """Name -> ``replay_name``, for the definitions (Definition JSON texts) a run stored."""
+    out = {}
+    for text in definitions:
+        d = Definition.from_json(text)
+        out[d.name] = replay_name(d)
+    return out

@@ -220,7 +220,7 @@ def test_finding_page_shows_each_solvers_verdict_per_cell():
 def test_finding_page_gives_board_texts_to_copy_and_the_one_line_replay():
     page = Page(render_finding(verdict_page()))
     assert page.textareas == [SHRUNK, ORIGINAL]
-    assert page.pres == ["minecheck check 3x2/HHH/121 --solvers dpll@seed --mode local"]
+    assert page.pres == ["minecheck check 3x2/HHH/121 --solvers dpll@seed --mode local --references exact"]
 
 
 def test_finding_page_names_generator_seed_board_index_and_shrink_statistics():
