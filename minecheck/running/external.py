@@ -41,7 +41,7 @@ from minecheck.running import reaper
 from minecheck.running.proctree import FORK_LOCK, KILL_WAIT, Tree, ended, kill_group, reap_adopted
 from minecheck.running.protocol import PROTOCOL_PREFIX, board_text, decode_answer, request_line, seed_for
 from minecheck.running.reaper import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, end_descendants, prctl, reap_ended
-from minecheck.running.sandbox import SUPPORTED
+from minecheck.running.sandbox import SUPPORTED, count_program_cpu
 from minecheck.running.stops import Stop, describe_status, stop_failure
 from minecheck.running.watchdog import watch
 
@@ -120,6 +120,7 @@ class _Process(subprocess.Popen):
 
     guarded: bool
     tree: Tree
+    spent: float = 0.0  # CPU seconds of its tree, read as it ended (before it was waited for)
 
 
 class ExternalSolver:
@@ -135,6 +136,7 @@ class ExternalSolver:
         self._lock = threading.Lock()
         self._process: _Process | None = None
         self._pending: _Run | None = None
+        self._cpu = 0.0  # the program's CPU seconds on the call under way
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
         return self.solve_limited(board, mode, DEFAULT_BUDGET)
@@ -142,9 +144,10 @@ class ExternalSolver:
     def solve_limited(self, board: Board, mode: Mode, budget: Budget | None) -> SolverResult:
         budget = budget or DEFAULT_BUDGET
         with self._lock:
-            if self.program.persistent:
-                return self._ask(board, mode, budget)
-            return self._run_once(board, mode, budget)
+            self._cpu = 0.0
+            result = self._ask(board, mode, budget) if self.program.persistent else self._run_once(board, mode, budget)
+            count_program_cpu(self._cpu)  # a shrink's CPU budget counts the program's time
+            return replace(result, cpu=self._cpu)  # the program's CPU, not this process's
 
     # -- one process per board ---------------------------------------------------------------------
 
@@ -156,6 +159,7 @@ class ExternalSolver:
         run = _Run(budget.output_bytes)
         stop = _exchange(process, board_text(board).encode(), run, budget, until_exit=True)
         status = _end(process, grace=0.0 if stop is not None or run.overflow else KILL_WAIT)
+        self._cpu = process.spent
         if stop is not None:
             return self._stopped(mode, stop, budget, run)
         if run.overflow:
@@ -182,7 +186,9 @@ class ExternalSolver:
             self.close()
             return self._failed(mode, _protocol(f"more than one line for one request (after the last answer it "
                                                 f"printed {late[:80]!r}); started afresh"), run)
+        before = process.tree.usage().cpu
         stop = _exchange(process, (request_line(board, mode) + "\n").encode(), run, budget, until_exit=False)
+        self._cpu = max(0.0, process.tree.usage().cpu - before)
         if stop is not None or run.overflow:
             self.close()
             return self._stopped(mode, stop, budget, run) if stop else self._failed(mode, run.overflow_error(), run)
@@ -318,6 +324,8 @@ def _end(process: _Process, grace: float = 0.0) -> int:
         kill_group(process.pid)
         if process.tree.seen:
             reap_adopted(process.tree.kill(include_root=False))
+    # ended, not yet waited for: the guardian's line in /proc still holds what it waited for (the program)
+    process.spent = process.tree.usage().cpu
     status = process.wait()
     for stream in (process.stdin, process.stdout, process.stderr):
         if stream is not None:

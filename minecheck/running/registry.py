@@ -199,4 +199,5 @@ def result_of(solver: Solver, mode: Mode, outcome: Outcome) -> SolverResult:
                                                                 f"{type(outcome.value).__name__}, not a SolverResult")
         how = (("stopped", outcome.how),) if outcome.how else ()
         return SolverResult(solver.name, mode, failure=failure, seconds=outcome.wall, cpu=outcome.cpu, extra=how)
-    return replace(outcome.value, seconds=outcome.wall, cpu=outcome.cpu)
+    own = getattr(solver, "runs_own_process", False)  # its CPU is its program's, measured by the solver
+    return replace(outcome.value, seconds=outcome.wall, cpu=outcome.value.cpu if own else outcome.cpu)

@@ -363,10 +363,18 @@ def sandbox() -> Sandbox:
     return box
 
 
+_programs = threading.local()  # CPU seconds of the programs (cmd: solvers) this thread ran, as they ended
+
+
+def count_program_cpu(seconds: float) -> None:
+    """Add a program's CPU seconds to this thread's (``thread_cpu``): a program runs outside the sandbox."""
+    _programs.cpu = getattr(_programs, "cpu", 0.0) + seconds
+
+
 def thread_cpu() -> float:
-    """CPU seconds of this thread and of the solver runs its sandbox made, live or ended: a budget
-    that other threads' work, and solver runs ended later for earlier callers, do not eat."""
-    return time.thread_time() + sandbox().cpu()
+    """CPU seconds of this thread, of the solver runs its sandbox made, live or ended, and of the programs it
+    ran: a budget that other threads' work, and solver runs ended later for earlier callers, do not eat."""
+    return time.thread_time() + sandbox().cpu() + getattr(_programs, "cpu", 0.0)
 
 
 def run(owner: object, method: str, args: tuple, budget: Budget | None) -> Outcome:

@@ -6,7 +6,8 @@ It answers with minecheck's exact counter (so a right answer is easy to check), 
 board from standard input (one board) or JSON lines (persistent).  HOW picks one way to fail:
 crash, garbage, bad-verdict, off-board, probability-2, schema-2, hang, spin, spawn-spinner,
 silent-exit, two-lines, mines-are-safe (a wrong answer, not a broken one).
-``--starts FILE`` appends the process id to FILE when the program starts.
+``--starts FILE`` appends the process id to FILE when the program starts; ``--spin S`` spends S CPU
+seconds before each answer.
 """
 
 from __future__ import annotations
@@ -72,11 +73,13 @@ def main() -> None:
     parser.add_argument("--persistent", action="store_true")
     parser.add_argument("--misbehave", default=None)
     parser.add_argument("--starts", default=None)
+    parser.add_argument("--spin", type=float, default=0.0)
     args = parser.parse_args()
     if args.starts:
         with open(args.starts, "a") as f:
             f.write(f"{os.getpid()}\n")
     if not args.persistent:
+        spin(args.spin)
         print(_text(answer(sys.stdin.read(), os.environ["MINECHECK_MODE"], args.misbehave)))
         return
     for line in sys.stdin:
@@ -84,7 +87,14 @@ def main() -> None:
         if args.misbehave == "silent-exit":
             return
         extra = "\n{}" if args.misbehave == "two-lines" else ""  # one write: read back in one piece
+        spin(args.spin)
         print(_text(answer(request["board"], request["mode"], args.misbehave)) + extra, flush=True)
+
+
+def spin(seconds: float) -> None:
+    until = time.process_time() + seconds
+    while time.process_time() < until:
+        pass
 
 
 def _text(out: dict | str) -> str:

@@ -106,6 +106,18 @@ def test_a_stopped_program_is_killed_with_its_children():
     assert not _alive(spinner)
 
 
+@pytest.mark.parametrize("persistent", [False, True])
+def test_a_programs_cpu_time_is_its_own_not_minecheck_s(persistent):
+    name = command("--spin", "0.4", *(["--persistent"] if persistent else []))
+    solver = build(lookup(name, persistent=True)) if persistent else get_solver(name)
+    try:
+        results = [run_solver(solver, board("HHH/121"), Mode.LOCAL, budget=BUDGET) for _ in range(2)]
+    finally:
+        getattr(solver, "close", lambda: None)()
+    assert all(r.error is None for r in results)
+    assert all(0.35 <= r.cpu <= 1.5 for r in results), [r.cpu for r in results]
+
+
 def test_persistent_mode_starts_the_program_once_per_worker(tmp_path):
     starts = tmp_path / "starts"
     name = command("--persistent", "--starts", str(starts))
