@@ -29,8 +29,8 @@ from minecheck.model.boardtext import parse_board
 from minecheck.model.budget import Budget
 from minecheck.running.registry import remember
 
-SHRINK_FACTOR = 30.0  # a finding's shrink may take this many times what its solvers took on its board
-SHRINK_FLOOR = 20.0  # CPU seconds a shrink may take at least (tiny boards cost milliseconds)
+SHRINK_FACTOR = 10.0  # a finding's shrink may take this many times what its solvers took on its board
+SHRINK_FLOOR = 5.0  # CPU seconds a shrink may take at least (tiny boards cost milliseconds)
 SHRINK_CAP = 120.0  # CPU seconds a shrink may take at most, unless --shrink-time says otherwise
 
 

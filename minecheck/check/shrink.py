@@ -5,6 +5,10 @@ Design, after Hypothesis's shrinker:
   the extent, whether the total is shown - so that every candidate renders to a consistent,
   realistic position by construction; a board without a hidden truth (typed by hand, or
   inconsistent) is shrunk by editing the board itself, with the same pass structure;
+* first, candidates cropped to a window around one cell (the finding's first, margins 1, 2, 4, 8; then
+  others of its cells, or for a count the digits, spread over the board), the first that still shows it:
+  on a big board, where every call is dear, a few calls on small boards save the dozens of probes the
+  edge-by-edge crops would make;
 * passes are data: a named list, each pass small, run in order to a fixed point;
 * big steps first with an adaptive search (probe 1, 2, 4, ... then bisect: O(log n) calls)
   and chunked deletion (halves, quarters, ... single elements), so the final round of
@@ -142,6 +146,14 @@ def shrink(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, max_calls: 
             best, passed = found, (candidate, at)
         return found is not None
 
+    for sides in _windows(board, finding.cells):  # one call on a small board can save dozens on a big one
+        candidate = (_crop if isinstance(shape, Position) else _board_crop)(shape, *sides)
+        if test(candidate, (sides[0], sides[2])):
+            assert passed is not None
+            shape, origin = candidate, passed[1]
+            stats.successes["crop to the finding"] = 1
+            break
+
     changed = True
     while changed and not exhausted():
         changed = False
@@ -156,6 +168,35 @@ def shrink(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, max_calls: 
     stats.cells_after, stats.covered_after = final.size, len(final.covered)
     shown = replace(best, board=format_board(final), recipe=finding.recipe, index=finding.index)
     return Shrunk(shown, final, stats)
+
+
+WINDOW_MARGINS = (1, 2, 4, 8)  # rows and columns kept around the finding's first cell, tried first, smallest first
+OTHER_MARGINS = (2, 4)  # ... around the other anchors
+ANCHORS = 8  # cells a window is tried around: the finding's, spread over them, or (none) the digits'
+
+
+def _windows(board: Board, cells: tuple[int, ...]) -> list[tuple[int, int, int, int]]:
+    """The crops to try first, each keeping a window of the board around one anchor cell: the finding's first
+    cell (one cell that differs shows the kind), then others of its cells spread over the board, or where it
+    names none (a count), digits spread over the board; each window once, none that is the whole board."""
+    pool = cells or tuple(board.digits)
+    step = max(1, len(pool) // ANCHORS)
+    anchors = ([pool[0]] if cells else []) + list(pool[step // 2 if not cells else step::step])[:ANCHORS]
+    out: list[tuple[int, int, int, int]] = []
+    for n, anchor in enumerate(anchors):
+        for margin in WINDOW_MARGINS if n == 0 and cells else OTHER_MARGINS:
+            sides = _window(board, (anchor,), margin)
+            if any(sides) and sides not in out:
+                out.append(sides)
+    return out
+
+
+def _window(board: Board, cells: tuple[int, ...], margin: int) -> tuple[int, int, int, int]:
+    """Rows and columns to crop off the top, bottom, left and right to keep ``margin`` around these cells."""
+    rows = [c // board.width for c in cells]
+    cols = [c % board.width for c in cells]
+    return (max(0, min(rows) - margin), max(0, board.height - 1 - max(rows) - margin),
+            max(0, min(cols) - margin), max(0, board.width - 1 - max(cols) - margin))
 
 
 def cpu_seconds() -> float:

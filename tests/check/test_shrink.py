@@ -132,7 +132,23 @@ def test_the_shrink_budget_is_cpu_time_so_a_busy_machine_shrinks_as_far(monkeypa
         return check
 
     monkeypatch.setattr(shrinking, "still_shows", waiting)
-    slow = shrink(f, None, seconds=0.2, max_calls=12)
-    assert slow.stats.calls == 12 and slow.stats.cut_short, "12 calls of 0.05 s wall fit a 0.2 s CPU budget"
+    slow = shrink(f, None, seconds=0.2, max_calls=6)
+    assert slow.stats.calls == 6 and slow.stats.cut_short, "6 calls of 0.05 s wall (0.3 s) fit a 0.2 s CPU budget"
     monkeypatch.undo()
-    assert shrink(f, None, max_calls=12).board == slow.board
+    assert shrink(f, None, max_calls=6).board == slow.board
+
+
+def test_a_finding_on_a_wide_board_is_first_cropped_to_a_window_around_its_cells():
+    # a long strip: the edge-by-edge crops would probe the whole board a dozen times; the window needs one call
+    finding = first_finding("dpll@seed", Kind.VERDICT, width=80, height=3, density=0.2, open_prob=0.5)
+    counted = []
+    shows = still_shows(finding)
+
+    def predicate(b, origin):
+        counted.append(b.size)
+        return shows(b, origin)
+
+    shrunk = shrink(finding, predicate=predicate)
+    assert shrunk.stats.successes.get("crop to the finding") == 1
+    assert max(counted) <= 17 * 3, counted[:5]  # no candidate wider than the widest window: the strip is never probed
+    assert still_shows(finding)(shrunk.board) is not None
