@@ -21,6 +21,7 @@ from test_report import Page
 
 from minecheck.cli import main
 from minecheck.model.boardtext import parse_board
+from minecheck.report.pages import render_index
 
 pytestmark = pytest.mark.browser
 
@@ -211,4 +212,54 @@ def test_both_indexes_fit_the_window_without_scrolling_sideways(chromium, campai
         width, pixels, png = at_width(chromium, index, work, window)
         assert png.stat().st_size > 0 and pixels.shape == (window[1], window[0], 3)  # the screenshot, kept
         assert width <= window[0], f"{index.parent.name}: content {width} px wide in a {window[0]} px window"
-        assert painted(pixels, (0xEE, 0xEE, 0xEE)) > 1000  # table headers are painted in the frame
+        # table headers are painted in the frame (on a phone the campaign's tables are white cards instead)
+        assert painted(pixels, (0xEE, 0xEE, 0xEE)) + painted(pixels, (0xFF, 0xFF, 0xFF)) > 1000
+
+
+# -- boards in the index: boxes of bounded size, apart, never pushing the links off screen ---------------
+
+BOXES = ("<script>var b = Array.from(document.querySelectorAll('#signatures .board')).map(function (e) {"
+         " var r = e.getBoundingClientRect(); return Math.round(r.width) + 'x' + Math.round(r.height) + 'x' +"
+         " Math.round(r.top); });"
+         " var l = Array.from(document.querySelectorAll('#signatures td.links a')).map(function (e) {"
+         " return Math.round(e.getBoundingClientRect().right); });"
+         " parent.postMessage(document.documentElement.scrollWidth + '|' + b.join(',') + '|' + Math.max.apply(null, l),"
+         " '*')</script></body>")
+
+
+def boxes_at(chromium: Path, page: Path, work: Path, window: tuple[int, int]) -> tuple[int, list[tuple], int]:
+    """The page's scroll width, each board box's (width, height, top), and the right edge of the rightmost link."""
+    copy = page.parent / f"boxes-{page.name}"
+    copy.write_text(page.read_text().replace("</body>", BOXES))
+    frame = page.parent / f"frame-boxes-{window[0]}.html"
+    frame.write_text(FRAME.format(src=copy.name, w=window[0], h=window[1]))
+    png = work / f"boxes-{window[0]}.png"
+    command = [str(chromium), *FLAGS, f"--user-data-dir={work / ('profile-' + png.stem)}",
+               f"--window-size={max(500, window[0])},{window[1]}", "--virtual-time-budget=5000",
+               f"--screenshot={png}", "--dump-dom", frame.as_uri()]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and png.is_file(), run.stderr[-2000:]
+    width, boxes, right = re.search(r'data-scroll-width="([^"]*)"', run.stdout).group(1).split("|")
+    return int(width), [tuple(int(v) for v in b.split("x")) for b in boxes.split(",")], int(right)
+
+
+@pytest.mark.parametrize("window", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_index_boards_sit_in_bounded_boxes_apart_and_the_links_stay_in_view(chromium, window, tmp_path):
+    from test_report import finding, summary
+
+    from minecheck.check.findings import Kind
+
+    wide = "1021x1\n" + "1H" * 510 + "H\n"  # an LP finding's strip, as the README's main job once drew it
+    tall = "3x40\n" + "H1H\n" * 40
+    found = tuple(finding(Kind.VERDICT, "dpll@seed", i) for i in range(3))
+    (tmp_path / "index.html").write_text(render_index(summary(found, shrunk_boards={0: wide, 1: tall, 2: "2x1\n1H\n"})))
+    width, boxes, right = boxes_at(chromium, tmp_path / "index.html", tmp_path, window)
+    assert width <= window[0], f"content {width} px wide in a {window[0]} px window"
+    assert len(boxes) == 3
+    # 16rem x 9.5rem (a rem is 16 px) and the box's padding and border; on a phone, the window's width less a margin
+    bound = 16 * 16 + 16 if window[0] > 640 else window[0] - 30
+    assert all(w <= bound and h <= 9.5 * 16 + 6 for w, h, _ in boxes), boxes
+    assert max(w for w, _, _ in boxes) > 200 and max(h for _, h, _ in boxes) > 120  # the big ones reach the bound
+    ordered = sorted(boxes, key=lambda b: b[2])
+    assert all(b[2] >= a[2] + a[1] for a, b in zip(ordered, ordered[1:])), f"boxes overlap: {boxes}"
+    assert right <= window[0], f"a findings link ends at {right} px, past the {window[0]} px window"
