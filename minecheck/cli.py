@@ -144,6 +144,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--persistent", action="store_true",
                        help="run cmd: solvers in persistent mode: started once, one JSON request per line")
     check.add_argument("--json", action="store_true", help="print JSON keyed by solver name, plus findings")
+    check.add_argument("--certify", action="store_true",
+                       help="certify every verdict of each reference (a layout, or a DRUP proof checked by dratify)")
     add_budget_options(check)
     check.set_defaults(run=_check, parser=check)
 
@@ -207,8 +209,17 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--baseline", type=Path, default=None, metavar="FILE",
                       help="signatures already known (minecheck baseline --write): new ones are listed first, and "
                            "the exit code is 1 only when there is a new one")
+    fuzz.add_argument("--certify", action="store_true",
+                      help="certify every reference answer of every board, not only those behind a finding "
+                           "(certificates.jsonl)")
     add_budget_options(fuzz, "solver on each board")
     fuzz.set_defaults(run=_fuzz, parser=fuzz)
+
+    verify = sub.add_parser("verify", help="check every certificate of a campaign again, with the independent "
+                                           "checker (exit 1 if one fails)")
+    verify.add_argument("out", type=Path, help="the campaign directory (fuzz --out)")
+    verify.add_argument("--json", action="store_true", help="print the totals and every problem as one JSON object")
+    verify.set_defaults(run=_verify, parser=verify)
 
     base = sub.add_parser("baseline", help="write the signatures of a campaign's findings as a baseline file")
     base.add_argument("out", type=Path, help="the campaign directory (fuzz --out)")
@@ -262,11 +273,56 @@ def _check(args: argparse.Namespace) -> int:
         parts += [f"not judged: {name}: {why}" for name, why in checked.not_judged]
         text = "\n".join(parts)
     code = EXIT_FINDINGS if checked.findings else EXIT_OK
+    if args.certify:
+        text += "\n" + _certified_text(checked, references, bool(args.json))
     try:
         print(printable(text), flush=True)
     except BrokenPipeError:  # `minecheck check ... | head`: the reader has what it wanted; the code still tells
         _quiet_stdout()
     return code
+
+
+def _certified_text(checked, references: list[str], as_json: bool) -> str:
+    """``check --certify``: each reference's answer certified claim by claim and checked again."""
+    from minecheck.check.certified import certify_checks
+
+    made = certify_checks([checked], None, tuple(references))
+    if as_json:
+        return json.dumps({"certificates": [json.loads(c.line()) for c in made]}, indent=2)
+    lines = []
+    for c in made:
+        cert = c.certification
+        proofs = len(cert.refutations)
+        state = ("certified" if cert.certified else f"proved WRONG about {', '.join(cert.wrong)}" if cert.wrong
+                 else f"not certified ({cert.declined or 'a claim unsettled'})")
+        lines.append(f"certificate: {cert.reference} ({cert.mode.value}) {state}: {len(cert.cells)} verdicts, "
+                     f"{len(cert.witnesses)} layouts, {proofs} refutations of {c.steps} steps in all, "
+                     + ("checked by " + c.checker if not c.problems else "CHECK FAILED: " + "; ".join(c.problems)))
+    return "\n".join(lines) or "certificate: no reference answer to certify"
+
+
+def _verify(args: argparse.Namespace) -> int:
+    """Check every certificate of a run again (certificates.jsonl and the shrunk boards' own)."""
+    from minecheck.campaigns.shrinking import read_shrunk
+    from minecheck.check.certified import read_certificates, verify_line
+
+    if not (args.out / "campaign.json").is_file():
+        raise BadFile(f"{args.out}: not a campaign folder (no campaign.json)")
+    rows = read_certificates(args.out)
+    rows += [json.loads(line) for e in read_shrunk(args.out).values() for line in e.get("certificates", ())]
+    failed = []
+    for row in rows:
+        problems = verify_line(row)
+        if problems:
+            failed.append({"index": row.get("index"), "mode": row["mode"], "reference": row["reference"],
+                           "problems": list(problems)})
+    if args.json:
+        print(json.dumps({"certificates": len(rows), "failed": failed}, indent=2))
+    else:
+        for f in failed:
+            print(f"board {f['index']} {f['mode']} {f['reference']}: " + "; ".join(f["problems"]))
+        print(f"{len(rows)} certificates checked again, {len(failed)} failed")
+    return EXIT_FINDINGS if failed else EXIT_OK
 
 
 def _shrink(args: argparse.Namespace) -> int:
@@ -338,7 +394,7 @@ def _fuzz(args: argparse.Namespace) -> int:
     subjects, references, definitions = _resolve(args)
     args.seed = chosen_seed(args.seed, args.out / "campaign.json" if args.resume else None)
     config = Config(args.seed, tuple(subjects), tuple(references), args.generator, budget_of(args),
-                    definitions=definitions)
+                    definitions=definitions, certify=args.certify)
     remember(definitions)
     _ready(config.subjects + config.references)  # an unknown name, or a solver that cannot run: before any work
     check_generator(args.generator)  # so is an unknown generator

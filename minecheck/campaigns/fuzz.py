@@ -36,6 +36,7 @@ from pathlib import Path
 from minecheck.boards.generators import features, generate_board, recipe
 from minecheck.boards.recipe import Recipe
 from minecheck.boards.small import MAX_CELLS, small_count, small_recipe, small_walk
+from minecheck.check.certified import CERTIFICATES, certify_checks, with_certificate
 from minecheck.check.crosscheck import check_board, check_boards
 from minecheck.check.findings import WHOLE_BOARD, Finding, Kind
 from minecheck.model.answers import Mode, result_to_json
@@ -95,6 +96,7 @@ class Config:
     generator: str = "mix"  # "mix", "small:N" (the sweep of boards of at most N cells), or "NAME" / "NAME:level"
     budget: Budget = Budget()  # what each solver may use on each board
     definitions: tuple[str, ...] = ()  # how to make the solvers that are not built in (Definition JSON), for workers
+    certify: bool = False  # certify every reference answer of every board, not only those behind a finding
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,7 @@ class BoardOutcome:
     stops: tuple[tuple[str, str], ...] = field(default=())  # how each stopped run was stopped, with its numbers
     answers: tuple[dict, ...] = field(default=())  # the results a finding's page draws (result_to_json), kept
     not_judged: tuple[tuple[str, str], ...] = ()  # (solver, why): not judged on this board (see compare.not_judged)
+    certificates: tuple[str, ...] = ()  # certificates.jsonl lines: the references' answers, certified and checked
 
     def cost(self, solvers: tuple[str, ...]) -> float:
         """CPU seconds these solvers took on the board: what shrinking a finding of theirs is budgeted by."""
@@ -198,8 +201,10 @@ def _seconds(checks) -> float:
 
 
 def _outcome(config: Config, index: int, rec: Recipe, checks, start: float) -> BoardOutcome:
-    """A board's outcome from its checks: its findings, and the general random LP's with a simplex subject."""
-    findings = [f for c in checks for f in c.findings]
+    """A board's outcome from its checks: its findings (each carrying its reference's certificate), and the
+    general random LP's with a simplex subject."""
+    certified = certify_checks(list(checks), index, config.references if config.certify else None)
+    findings = [with_certificate(f, certified) for c in checks for f in c.findings]
     lp_subjects = [s for s in config.subjects if is_lp_solver(s)]
     if lp_subjects:
         from minecheck.check.lpcheck import check_lp, describe_lp, random_lp  # CBC and numpy: only with a simplex
@@ -218,7 +223,8 @@ def _outcome(config: Config, index: int, rec: Recipe, checks, start: float) -> B
                 stops.append((f"{r.solver} {c.mode.value}", dict(r.extra)["stopped"]))
     return BoardOutcome(index, rec, tuple(findings), time.perf_counter() - start, tuple(sorted(cpu.items())),
                         tuple(sorted(wall.items())), tuple(stops), _kept_answers(checks),
-                        tuple(sorted({(n, why) for c in checks for n, why in c.not_judged})))
+                        tuple(sorted({(n, why) for c in checks for n, why in c.not_judged})),
+                        tuple(c.line() for c in certified))
 
 
 KEEP_ANSWERS = 100_000  # cells: the answers of a finding's board are kept up to this size (pages draw them)
@@ -279,6 +285,9 @@ def _record(out: Path, outcome: BoardOutcome) -> None:
     if outcome.answers:
         with open(out / ANSWERS, "a") as f:
             f.write(json.dumps({"index": outcome.index, "results": list(outcome.answers)}) + "\n")
+    if outcome.certificates:
+        with open(out / CERTIFICATES, "a") as f:
+            f.write("".join(line + "\n" for line in outcome.certificates))
     line = {"index": outcome.index, "generator": outcome.recipe.describe(), "seconds": round(outcome.seconds, 4),
             "solver_cpu_seconds": {k: round(v, 4) for k, v in outcome.solver_cpu},
             "solver_wall_seconds": {k: round(v, 4) for k, v in outcome.solver_wall},

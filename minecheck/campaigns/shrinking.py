@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
-from minecheck.check.crosscheck import check_board
+from minecheck.check.certified import certify_checks, with_certificate
+from minecheck.check.crosscheck import BoardCheck, check_board
 from minecheck.check.findings import Finding, Kind
 from minecheck.check.shrink import has_board, shrink
 from minecheck.check.shrinkcache import SHRUNK, finding_key
@@ -29,8 +30,8 @@ from minecheck.model.boardtext import parse_board
 from minecheck.model.budget import Budget
 from minecheck.running.registry import remember
 
-SHRINK_FACTOR = 10.0  # a finding's shrink may take this many times what its solvers took on its board
-SHRINK_FLOOR = 5.0  # CPU seconds a shrink may take at least (tiny boards cost milliseconds)
+SHRINK_FACTOR = 3.0  # a finding's shrink may take this many times what its solvers took on its board
+SHRINK_FLOOR = 3.0  # CPU seconds a shrink may take at least (tiny boards cost milliseconds)
 SHRINK_CAP = 120.0  # CPU seconds a shrink may take at most, unless --shrink-time says otherwise
 
 
@@ -74,20 +75,26 @@ def run_job(job: ShrinkJob) -> dict:
     remember(job.definitions)
     f = Finding.from_json(job.finding)
     result = shrink(f, job.budget, seconds=job.seconds, until=job.until)
-    entry = {"key": finding_key(f), "finding": result.finding.to_json(), "stats": asdict(result.stats),
+    check = _check(result.finding, job.budget)
+    shown = result.finding
+    certified = [] if check is None else certify_checks([replace(check, findings=(shown,))], f.index)
+    shown = with_certificate(shown, certified)  # the reference's answer on the shrunk board, certified
+    entry = {"key": finding_key(f), "finding": shown.to_json(), "stats": asdict(result.stats),
              "seconds_allowed": job.seconds}
-    entry["answers"] = [result_to_json(r) for r in _answers(result.finding, job.budget)]
+    entry["answers"] = [] if check is None else [result_to_json(r) for r in check.results]
+    if certified:
+        entry["certificates"] = [c.line() for c in certified]
     return entry
 
 
-def _answers(f: Finding, budget: Budget):
+def _check(f: Finding, budget: Budget) -> BoardCheck | None:
     """Both sides' results on the shrunk board (one more check, in the worker)."""
     board = parse_board(f.board)
     if f.mode.value == "global" and board.total_mines is None:
-        return ()
-    subjects, references = ([], [f.subject]) if f.kind is Kind.REFERENCE else ([f.subject], [])
+        return None
+    subjects, references = ([], [f.subject]) if f.kind is Kind.REFERENCE else ([f.subject], [f.reference])
     (c,) = check_board(board, subjects, [f.mode], references, budget=budget)
-    return c.results
+    return c
 
 
 def failed_entry(job: ShrinkJob, why: str) -> dict:

@@ -18,7 +18,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
 from minecheck.check.findings import Finding, Kind
-from minecheck.model.answers import SolverResult, Verdict
+from minecheck.model.answers import CellAnswer, SolverResult, Verdict
 from minecheck.model.board import COVERED, FLAG, Board, label
 from minecheck.report.plots import bar_chart, stacked_bars
 from minecheck.report.textview import printable
@@ -179,6 +179,44 @@ def _origin(f: Finding) -> str:
     return "a board given by hand"
 
 
+def _certificate(f: Finding, board: Board | None) -> tuple[list[str], list]:
+    """The reference's certificate, in words (one line per claim of the finding's cells) and as layouts drawn
+    on the board (one per side a layout proves possible, at most three), from ``f.extra["certificate"]``."""
+    cert = f.extra.get("certificate")
+    if not cert or board is None:
+        return [], []
+    ref = cert["reference"]
+    head = (f"{ref}'s answer on this board is certified: every claim proved, and the proofs checked again by "
+            f"{cert['checker']}." if cert["certified"] and cert["checked"] else
+            f"The certificates prove {ref} wrong about {', '.join(cert['wrong'])}." if cert["wrong"] else
+            f"{ref}'s answer is not certified: {cert.get('declined') or 'some claim is unsettled'}"
+            + ("" if cert["checked"] else "; the checker found a certificate that does not hold") + ".")
+    lines, panels = [head], []
+    if cert.get("consistent") is False:
+        lines.append(f"No layout keeps every rule: a refutation checked by {cert['checker']}"
+                     + (f"; the core of rules that cannot all hold: {len(cert['core'])}" if cert.get("core") else ""))
+    for entry in cert["cells"]:
+        where = label(board, entry["cell"])
+        for side in ("mine", "safe"):
+            evidence = entry.get(side)
+            if evidence is None:
+                lines.append(f"{where} {side}: not settled")
+            elif "refutation_steps" in evidence:
+                lines.append(f"no layout has {where} {'a mine' if side == 'mine' else 'safe'}: proof of "
+                             f"{evidence['refutation_steps']} steps, checked by {cert['checker']}")
+            else:
+                lines.append(f"a layout in which {where} is {'a mine' if side == 'mine' else 'safe'}"
+                             + (" (drawn below)" if evidence.get("witness") is not None and len(panels) < 3 else ""))
+                if evidence.get("witness") is not None and len(panels) < 3:
+                    mines = set(evidence["witness"])
+                    shown = SolverResult(ref, f.mode, consistent=True, cells=tuple(
+                        CellAnswer(c, Verdict.MINE if c in mines else Verdict.SAFE) for c in board.covered))
+                    panel = Panel(f"a layout: {where} {'a mine' if side == 'mine' else 'safe'}", board, shown,
+                                  frozenset({entry["cell"]}))
+                    panels.append(_grid_view(panel, f"layout-{len(panels) + 1}"))
+    return lines, panels
+
+
 def render_finding(page: FindingPage) -> str:
     f = page.finding
     sections = []
@@ -204,12 +242,16 @@ def render_finding(page: FindingPage) -> str:
     drawn = page.shrunk or page.original
     cells = ", ".join(label(drawn, c) for c in f.cells[:20]) if drawn is not None else ""
     original_text = page.finding.extra.get("original_board", "") if page.shrunk is not None else ""
+    certificate, layouts = _certificate(f, drawn)
+    if layouts:
+        sections.append({"title": "Layouts that prove it", "panels": layouts,
+                         "note": "Each keeps every digit, flag and the total; mines drawn *, the rest safe."})
     return render_template(
         "finding.html.j2", title=f"minecheck: {f.kind.value} {f.subject}", f=f, sections=sections, cells=cells,
         back=page.back,
         board_text=board_text, board_rows=max(3, board_text.count("\n") + 1),
         replay=replay_command(f, board_text, page.names),
-        notes=page.notes, commands=page.commands,
+        notes=page.notes, commands=page.commands, certificate=certificate,
         origin=origin, features=has, index=f.index if f.index is not None else "-", stats=stats, timings=timings,
         versions=versions(), original_text=original_text, original_rows=max(3, original_text.count("\n") + 1))
 
