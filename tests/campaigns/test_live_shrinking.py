@@ -1,0 +1,83 @@
+"""Findings shrink while the campaign runs: shrinks interleaved with the boards, each on disk as it is done,
+the same shrunk.jsonl whatever the number of processes, a resumed run keeping the shrinks already done; and
+the campaign's own bounds (-x, --json)."""
+
+from __future__ import annotations
+
+import json
+
+from minecheck.campaigns.campaign import Shrinking, run_campaign
+from minecheck.campaigns.fuzz import Config
+from minecheck.check.shrinkcache import SHRUNK
+from minecheck.cli import main
+from minecheck.model.budget import Budget
+
+SMALL = Config(seed=1, subjects=("ilp@seed",), references=("exact",), generator="reveal", budget=Budget(cpu=5.0))
+BOARDS = 10
+
+
+def timeless(lines: list[str]) -> list[dict]:
+    """shrunk.jsonl's entries without the times measured (the shrink's and each answer's seconds, for people:
+    they differ run to run)."""
+    entries = [json.loads(line) for line in lines]
+    for e in entries:
+        e["stats"].pop("seconds", None)
+        for answer in e.get("answers", ()):
+            answer.pop("seconds", None)
+            answer.pop("cpu", None)
+    return entries
+
+
+def campaign(out, jobs: int, seen: list | None = None):
+    def on_shrunk(entry, progress):
+        if seen is not None:
+            seen.append((progress.boards, (out / SHRUNK).read_text().count("\n")))
+
+    return run_campaign(SMALL, out, boards=BOARDS, jobs=jobs, shrinking=Shrinking(per_signature=1),
+                        on_shrunk=on_shrunk)
+
+
+def test_the_first_shrink_is_on_disk_before_the_boards_are_done(tmp_path):
+    seen: list = []
+    campaign(tmp_path / "run", jobs=1, seen=seen)
+    assert seen, "nothing was shrunk"
+    boards_at_first, lines_at_first = seen[0]
+    assert boards_at_first < BOARDS  # a waiting shrink goes before the next board
+    assert lines_at_first == 1  # appended (and synced) the moment it was done
+
+
+def test_shrunk_jsonl_is_the_same_file_on_one_process_or_two(tmp_path):
+    campaign(tmp_path / "one", jobs=1)
+    campaign(tmp_path / "two", jobs=2)
+    one, two = (timeless((tmp_path / d / SHRUNK).read_text().splitlines()) for d in ("one", "two"))
+    assert one and one == two
+
+
+def test_a_resumed_run_keeps_the_shrinks_done_and_repairs_a_torn_line(tmp_path):
+    out = tmp_path / "run"
+    campaign(out, jobs=1)
+    lines = (out / SHRUNK).read_text().splitlines()
+    assert len(lines) >= 2
+    (out / SHRUNK).write_text(lines[0] + "\n" + lines[1][: len(lines[1]) // 2])  # killed while writing the second
+    run_campaign(SMALL, out, boards=BOARDS, jobs=1, resume=True, shrinking=Shrinking(per_signature=1))
+    after = (out / SHRUNK).read_text().splitlines()
+    assert after[0] == lines[0]  # kept byte for byte, not shrunk again
+    assert timeless(after) == timeless(lines)  # the torn one shrunk again, to the same board
+
+
+def test_exitfirst_starts_no_board_after_the_first_finding(tmp_path, capsys):
+    code = main(["fuzz", "--seed", "1", "--boards", "30", "--solvers", "ilp@seed", "--references", "exact",
+                 "--generator", "reveal", "--out", str(tmp_path / "x"), "--jobs", "1", "-q", "-x", "--no-report"])
+    assert code == 1
+    boards = (tmp_path / "x" / "boards.jsonl").read_text().splitlines()
+    assert 1 <= len(boards) < 30
+
+
+def test_json_prints_the_runs_totals_as_summary_json_keeps_them(tmp_path, capsys):
+    out = tmp_path / "j"
+    code = main(["fuzz", "--seed", "1", "--boards", "3", "--solvers", "ilp@seed", "--references", "exact",
+                 "--generator", "reveal", "--out", str(out), "--jobs", "1", "--json", "--no-report"])
+    printed = json.loads(capsys.readouterr().out)
+    assert code == 1 and printed["boards"] == 3 and printed["findings"] > 0
+    stored = json.loads((out / "summary.json").read_text())
+    assert {k: v for k, v in printed.items() if k != "seconds"} == {k: v for k, v in stored.items() if k != "seconds"}
