@@ -54,7 +54,8 @@ def main() -> None:
     steps = sorted(r["steps"] for r in rows)
     ratio = sorted(c[0] / p[0] for p, c in zip(plain, certified))[len(plain) // 2]
     print(f"the main job's boards ({args.boards}, seed {args.seed}, --no-report, 1 job), {args.pairs} pairs")
-    print(f"  without --certify: CPU {' '.join(f'{c:.1f}' for c, _ in plain)} s, wall {' '.join(f'{w:.1f}' for _, w in plain)} s")
+    print(f"  without --certify: CPU {' '.join(f'{c:.1f}' for c, _ in plain)} s, wall "
+          f"{' '.join(f'{w:.1f}' for _, w in plain)} s")
     print(f"  with --certify:    CPU {' '.join(f'{c:.1f}' for c, _ in certified)} s, wall "
           f"{' '.join(f'{w:.1f}' for _, w in certified)} s")
     print(f"  --certify / without = {ratio:.2f}x CPU (median pair) -> target (<= {TARGET:g}x) "
