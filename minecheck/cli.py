@@ -435,7 +435,8 @@ def _fuzz_in(args: argparse.Namespace, config, known, started: float) -> int:
                 if progress.phase != mark["phase"]:
                     phases[mark["phase"]] = round(time.perf_counter() - mark["at"], 3)
                     mark.update(phase=progress.phase, at=time.perf_counter())
-                    shown.phase(progress.phase, progress.shrinks if progress.phase == "shrinking" else None)
+                    if progress.phase != "done":  # the totals line says the rest
+                        shown.phase(progress.phase, progress.shrinks if progress.phase == "shrinking" else None)
 
             def update(outcome, progress) -> None:
                 moved_on(progress)

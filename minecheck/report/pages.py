@@ -211,8 +211,7 @@ def _certificate(f: Finding, board: Board | None) -> tuple[list[str], list]:
                     mines = set(evidence["witness"])
                     shown = SolverResult(ref, f.mode, consistent=True, cells=tuple(
                         CellAnswer(c, Verdict.MINE if c in mines else Verdict.SAFE) for c in board.covered))
-                    panel = Panel(f"a layout: {where} {'a mine' if side == 'mine' else 'safe'}", board, shown,
-                                  frozenset({entry["cell"]}))
+                    panel = Panel(f"a layout: {where} {'a mine' if side == 'mine' else 'safe'}", board, shown)
                     panels.append(_grid_view(panel, f"layout-{len(panels) + 1}"))
     return lines, panels
 
