@@ -9,6 +9,8 @@ Design, after Hypothesis's shrinker:
   others of its cells, or for a count the digits, spread over the board), the first that still shows it:
   on a big board, where every call is dear, a few calls on small boards save the dozens of probes the
   edge-by-edge crops would make;
+* halves before edges: a big shape keeps a half while one still shows the finding (a call on a board half
+  the size each time), then the edges are cropped row by row;
 * passes are data: a named list, each pass small, run in order to a fixed point;
 * big steps first with an adaptive search (probe 1, 2, 4, ... then bisect: O(log n) calls)
   and chunked deletion (halves, quarters, ... single elements), so the final round of
@@ -298,6 +300,30 @@ def _crop_pass(side: str, crop: Callable[..., Shape]) -> Callable:
     return run
 
 
+HALVE_ABOVE = 16  # cells: a bigger shape is first halved (a half kept while it still shows the finding)
+
+
+def _halve_pass(crop: Callable[..., Shape]) -> Callable:
+    """Keep one half of the shape (left, right, top, bottom; the longer side first) while a half still shows
+    the finding: each call on a board half the size of the last, so a strip of a thousand columns costs about
+    two calls on the whole board, where cropping an edge probes it a dozen times."""
+    def run(shape: Shape, test) -> Shape | None:
+        kept, down, right = None, 0, 0
+        while shape.width * shape.height > HALVE_ABOVE:
+            w, h = shape.width, shape.height
+            halves = [((0, 0, 0, w // 2), (0, 0)), ((0, 0, w // 2, 0), (0, w // 2))] if w > 1 else []
+            tall = [((0, h // 2, 0, 0), (0, 0)), ((h // 2, 0, 0, 0), (h // 2, 0))] if h > 1 else []
+            for sides, (dr, dc) in (halves + tall if w >= h else tall + halves):
+                candidate = crop(shape, *sides)
+                if test(candidate, (down + dr, right + dc)):
+                    shape, kept, down, right = candidate, candidate, down + dr, right + dc
+                    break
+            else:
+                break
+        return kept
+    return run
+
+
 def _set_pass(attribute: str, make: Callable[[Position, frozenset[int]], Position]) -> Callable:
     """Delete members of one of the position's sets (opened cells, mines, flags) in chunks."""
     def run(pos: Position, test) -> Position | None:
@@ -322,6 +348,7 @@ def _hide_total(pos: Position, test) -> Position | None:
 
 
 POSITION_PASSES: list[tuple[str, Callable]] = [
+    ("keep a half", _halve_pass(_crop)),
     ("crop top", _crop_pass("top", _crop)),
     ("crop bottom", _crop_pass("bottom", _crop)),
     ("crop left", _crop_pass("left", _crop)),
@@ -393,6 +420,7 @@ def _board_lower_digits(board: Board, test) -> Board | None:
 
 
 BOARD_PASSES: list[tuple[str, Callable]] = [
+    ("keep a half", _halve_pass(_board_crop)),
     ("crop top", _crop_pass("top", _board_crop)),
     ("crop bottom", _crop_pass("bottom", _board_crop)),
     ("crop left", _crop_pass("left", _board_crop)),
