@@ -124,3 +124,18 @@ def _neighbours_of(width: int, height: int, wanted) -> dict[int, tuple[int, ...]
         else:
             out[c] = neighbours(width, height, c)
     return out
+
+
+def frontier_size(board: Board) -> int:
+    """The covered cells next to a digit, counted at array speed (tens of milliseconds on a million
+    cells): what a reference with a limited reach reads to decline a board before it builds anything."""
+    import numpy as np  # only the references' early decline needs it
+
+    grid = np.array(board.cells, dtype=np.int8).reshape(board.height, board.width)
+    digit = np.pad(grid >= 0, 1)
+    near = np.zeros(grid.shape, dtype=bool)
+    for dr in (0, 1, 2):
+        for dc in (0, 1, 2):
+            if dr != 1 or dc != 1:
+                near |= digit[dr:dr + board.height, dc:dc + board.width]
+    return int(np.count_nonzero(near & (grid == COVERED)))
