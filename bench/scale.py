@@ -80,25 +80,26 @@ def generate(spec: Spec, seed: int = SEED) -> Board:
 def _minecheck(board: Board):
     from minecheck.engine.counter import count_board
     from minecheck.model.answers import Mode
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     count = count_board(board, Mode.GLOBAL)
-    took = time.perf_counter() - start
+    took, cpu = time.perf_counter() - start, time.process_time() - cpu
     probs = [(c, float(p)) for c, p in count.probabilities] if count.consistent else None
-    return took, probs, len(count.components), max((len(c.component.cells) for c in count.components), default=0)
+    return (took, probs, len(count.components), max((len(c.component.cells) for c in count.components), default=0),
+            cpu)
 
 
 def _toollib(board: Board):
     import ms_toollib
 
     from minecheck.solvers.toollib import game_board
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     try:
         probs = ms_toollib.cal_probability_onboard(game_board(board), float(board.total_mines))[0]
     except RuntimeError as err:  # its "no layout" errors
-        return time.perf_counter() - start, str(err)
-    took = time.perf_counter() - start
+        return time.perf_counter() - start, str(err), time.process_time() - cpu
+    took, cpu = time.perf_counter() - start, time.process_time() - cpu
     w = board.width
-    return took, [(c, probs[c // w][c % w]) for c in board.covered]
+    return took, [(c, probs[c // w][c % w]) for c in board.covered], cpu
 
 
 def _child(job, board, conn) -> None:
@@ -135,7 +136,7 @@ def seconds(status: str, value, cap: float) -> str:
         return f"> {cap:g} s"
     if status == "error":
         return "error"
-    return f"{value[0]:.3f} s"
+    return f"{value[0]:.3f} s ({value[-1]:.3f})"
 
 
 def agreement(ours, theirs) -> str:
@@ -165,7 +166,8 @@ def main() -> None:
         have_toollib = False
         print("note: ms_toollib is not installed: its column is skipped")
 
-    print(f"{'board':52} {'covered':>9} {'comps':>6} {'minecheck':>10} {'ms_toollib':>10} {'ratio':>7}  agreement")
+    print("times: wall seconds (CPU seconds of the engine's process); ratio = minecheck / ms_toollib, wall")
+    print(f"{'board':52} {'covered':>9} {'comps':>6} {'minecheck':>18} {'ms_toollib':>18} {'ratio':>7}  agreement")
     for key in args.boards.split(","):
         spec = BOARDS[key]
         board = generate(spec)
@@ -174,17 +176,17 @@ def main() -> None:
         comps = str(ours[1][2]) if ours[0] == "ok" else "-"
         ratio = f"{ours[1][0] / theirs[1][0]:6.2f}x" if ours[0] == theirs[0] == "ok" else "-"
         tool = seconds(*theirs, args.cap) if theirs[0] != "skipped" else "skipped"
-        print(f"{spec.name:52} {len(board.covered):>9,} {comps:>6} {seconds(*ours, args.cap):>10} {tool:>10} "
+        print(f"{spec.name:52} {len(board.covered):>9,} {comps:>6} {seconds(*ours, args.cap):>18} {tool:>18} "
               f"{ratio:>7}  {agreement(ours, theirs)}", flush=True)
 
     if not args.no_curve:
         print("\nminecheck's time against the number of components (100x100, 1,600 mines, scattered openings)")
-        print(f"{'openings':>9} {'components':>10} {'largest':>8} {'minecheck':>10}")
+        print(f"{'openings':>9} {'components':>10} {'largest':>8} {'minecheck':>18}")
         for n in CURVE:
             board = generate(Spec(100, 100, 1600, n))
             ours = capped(_minecheck, board, args.cap)
             comps, largest = (ours[1][2], ours[1][3]) if ours[0] == "ok" else ("-", "-")
-            print(f"{n:>9} {comps:>10} {largest:>8} {seconds(*ours, args.cap):>10}", flush=True)
+            print(f"{n:>9} {comps:>10} {largest:>8} {seconds(*ours, args.cap):>18}", flush=True)
 
     if args.render:
         render_row(generate(BOARDS["1000-flood"]), args.cap)
