@@ -157,7 +157,7 @@ def main() -> None:
     parser.add_argument("--boards", default=",".join(BOARDS), help=f"some of {', '.join(BOARDS)}")
     parser.add_argument("--no-curve", action="store_true", help="skip the curve against components")
     parser.add_argument("--no-toollib", action="store_true", help="minecheck only")
-    parser.add_argument("--render", action="store_true", help="time the pages of the 1000x1000 board")
+    parser.add_argument("--render", action="store_true", help="time the terminal view and a page of the big boards")
     args = parser.parse_args()
     try:
         import ms_toollib  # noqa: F401
@@ -189,29 +189,38 @@ def main() -> None:
             print(f"{n:>9} {comps:>10} {largest:>8} {seconds(*ours, args.cap):>18}", flush=True)
 
     if args.render:
-        render_row(generate(BOARDS["1000-flood"]), args.cap)
+        render_row(args.cap)
 
 
-def render_row(board: Board, cap: float) -> None:
-    """The time to render the 1000x1000 board's terminal view and finding page (its count excluded)."""
-    status, value = capped(_render, board, cap)
-    if status != "ok":
-        print(f"\nrendering the 1000x1000 board: {status} {value or ''}")
-        return
-    for what, took in value:
-        print(f"render {what:40} {took:8.3f} s")
+def render_row(cap: float) -> None:
+    """The time to render the terminal view and a finding page of the 200x200 and 1000x1000 boards (their
+    counts excluded): linear in the board, the 1000x1000 board should take about 25 times the 200x200's."""
+    print(f"\n{'render (count excluded)':52} {'cells':>9} {'terminal view':>14} {'finding page':>14} {'page MB':>8}")
+    for key in ("200-1200", "1000-flood"):
+        board = generate(BOARDS[key])
+        status, value = capped(_render, board, cap)
+        if status != "ok":
+            print(f"{BOARDS[key].name:52} {board.size:>9,} {status} {value or ''}")
+            continue
+        text, page, size = value
+        print(f"{BOARDS[key].name:52} {board.size:>9,} {text:>12.3f} s {page:>12.3f} s {size / 1e6:>8.1f}", flush=True)
 
 
 def _render(board: Board):
+    from minecheck.check.findings import Finding, Kind
     from minecheck.model.answers import Mode
     from minecheck.report import textview
+    from minecheck.report.pages import FindingPage, render_finding
     from minecheck.solvers.exact import ExactSolver
     result = ExactSolver().solve(board, Mode.GLOBAL)
-    out = []
     start = time.perf_counter()
     textview.grid(board, result)
-    out.append(("terminal view (textview.grid)", time.perf_counter() - start))
-    return out
+    text = time.perf_counter() - start
+    cell = result.cells[0].cell
+    f = Finding(Kind.PROBABILITY, "exact", "exact", Mode.GLOBAL, (cell,), "p", "p", board.text())
+    start = time.perf_counter()
+    html = render_finding(FindingPage(f, 1, board, None, (result, result)))
+    return text, time.perf_counter() - start, len(html)
 
 
 if __name__ == "__main__":

@@ -12,10 +12,11 @@ import shlex
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
 
 from jinja2 import Environment, PackageLoader, select_autoescape
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from minecheck.check.findings import Finding, Kind
 from minecheck.model.answers import SolverResult, Verdict
@@ -117,6 +118,21 @@ def replay_command(f: Finding, board_text: str, names: dict[str, str] | None = N
 
 # -- grids ---------------------------------------------------------------------------------------
 
+EXACT_DIGITS = 60  # a probability whose fraction is longer is shown as a float and its length (a big board's
+# off-frontier cells share one fraction of thousands of digits: printing it in each cell's title made a page
+# of 200x200 cells take 50 s and 90 MB)
+
+
+@lru_cache(maxsize=4096)
+def exact_text(p: Fraction) -> str:
+    """A probability as its exact fraction, or, past EXACT_DIGITS digits, as a float and the fraction's length;
+    once per distinct probability (the cells of a box, or off the frontier, share theirs)."""
+    digits = int(max(p.numerator.bit_length(), p.denominator.bit_length()) * 0.30103) + 1  # log10(2): no str()
+    if digits <= EXACT_DIGITS:
+        return str(p)
+    return f"{float(p):.17g} (exact: a fraction of about {digits} digits)"
+
+
 def _cell_view(board: Board, cell: int, result: SolverResult | None, bad: frozenset[int], heat: bool) -> dict:
     value = board.cells[cell]
     title = label(board, cell)
@@ -132,7 +148,7 @@ def _cell_view(board: Board, cell: int, result: SolverResult | None, bad: frozen
             q = float(p)
             cls, text = "unknown", f"{round(100 * q)}"
             style = f"background: hsl({round(120 * (1 - q))}, 70%, 82%)"
-            title += f" p={p}" if isinstance(p, Fraction) else f" p={q:.4f}"
+            title += f" p={exact_text(p)}" if isinstance(p, Fraction) else f" p={q:.4f}"
             if answer.stderr:
                 title += f" ± {answer.stderr:.4f}"
         elif answer.verdict is Verdict.SAFE:
@@ -152,9 +168,20 @@ def _cell_view(board: Board, cell: int, result: SolverResult | None, bad: frozen
 
 def _grid_view(panel: Panel, name: str) -> dict:
     b = panel.board
-    rows = [[_cell_view(b, b.cell(r, c), panel.result, panel.bad, panel.heat) for c in range(b.width)]
-            for r in range(b.height)]
-    return {"caption": panel.caption, "width": b.width, "rows": rows, "name": name}
+    cells = (_cell_view(b, cell, panel.result, panel.bad, panel.heat) for cell in range(b.size))
+    return {"caption": panel.caption, "width": b.width, "html": cells_html(cells), "name": name}
+
+
+def cells_html(cells) -> Markup:
+    """The cells of a grid as the grid macro draws them, built in one join: a million cells through the
+    template's loop took minutes (four filtered, escaped values each)."""
+    parts = []
+    add = parts.append
+    for c in cells:
+        style = f' style="{escape(c["style"])}"' if c["style"] else ""
+        add(f'<div class="cell {escape(c["cls"])}" title="{escape(printable(c["title"]))}"{style}>'
+            f'{escape(printable(c["text"]))}</div>')
+    return Markup("".join(parts))
 
 
 def _panels(f: Finding, board: Board, results: tuple[SolverResult, ...], bad: frozenset[int], where: str) -> list:
