@@ -12,7 +12,6 @@ import shlex
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -123,11 +122,10 @@ EXACT_DIGITS = 60  # a probability whose fraction is longer is shown as a float 
 # of 200x200 cells take 50 s and 90 MB)
 
 
-@lru_cache(maxsize=4096)
 def exact_text(p: Fraction) -> str:
-    """A probability as its exact fraction, or, past EXACT_DIGITS digits, as a float and the fraction's length;
-    once per distinct probability (the cells of a box, or off the frontier, share theirs)."""
-    digits = int(max(p.numerator.bit_length(), p.denominator.bit_length()) * 0.30103) + 1  # log10(2): no str()
+    """A probability as its exact fraction, or, past EXACT_DIGITS digits, as a float and the fraction's length
+    (no str() of a long int, which is quadratic, nor a hash of the fraction, a modular inverse)."""
+    digits = int(max(p.numerator.bit_length(), p.denominator.bit_length()) * 0.30103) + 1  # log10(2)
     if digits <= EXACT_DIGITS:
         return str(p)
     return f"{float(p):.17g} (exact: a fraction of about {digits} digits)"
@@ -177,10 +175,14 @@ def cells_html(cells) -> Markup:
     template's loop took minutes (four filtered, escaped values each)."""
     parts = []
     add = parts.append
+    seen: dict[str, str] = {}  # classes, styles and texts repeat: each escaped once
     for c in cells:
-        style = f' style="{escape(c["style"])}"' if c["style"] else ""
-        add(f'<div class="cell {escape(c["cls"])}" title="{escape(printable(c["title"]))}"{style}>'
-            f'{escape(printable(c["text"]))}</div>')
+        cls, text, style = c["cls"], c["text"], c["style"]
+        for value in (cls, text, style):
+            if value not in seen:
+                seen[value] = escape(printable(value))
+        add(f'<div class="cell {seen[cls]}" title="{escape(printable(c["title"]))}"'
+            + (f' style="{seen[style]}">' if style else ">") + f"{seen[text]}</div>")
     return Markup("".join(parts))
 
 
