@@ -53,14 +53,26 @@ class Weighting:
 
 def weigh(polys: list[tuple[int, ...]], off: int, remaining: int) -> Weighting:
     """The weights of every component for ``remaining`` mines over the polys and ``off`` off-frontier cells."""
-    lows = [next((k for k, n in enumerate(p) if n), 0) for p in polys]
+    lows, trimmed = [], []
+    for p in polys:  # each poly cut to the mine counts it has layouts for (and the frontier can hold)
+        low, high = 0, len(p) - 1
+        while low <= high and not p[low]:
+            low += 1
+        while high > low and not p[high]:
+            high -= 1
+        lows.append(low)
+        trimmed.append(p[low:high + 1])
     fewest = sum(lows)
     spare = remaining - fewest  # mines beyond each component's fewest: at most this many in any loose one
-    empty = Weighting(0, tuple(lows), tuple((0,) for _ in polys), tuple(1 for _ in polys), 0, (True,) * len(polys), 0)
-    if spare < 0 or any(not any(p) for p in polys):
-        return empty
-    trimmed = [tuple(p[low:low + spare + 1]) for p, low in zip(polys, lows)]
-    trimmed = [p[:max(k for k, n in enumerate(p) if n) + 1] for p in trimmed]  # no zeros at the top
+    if spare < 0 or any(not p or not p[0] for p in trimmed):
+        return _no_layout(lows)
+    for i, p in enumerate(trimmed):
+        if len(p) > spare + 1:
+            p = p[:spare + 1]
+            high = len(p) - 1
+            while not p[high]:
+                high -= 1
+            trimmed[i] = p[:high + 1]
     loose = [i for i, p in enumerate(trimmed) if len(p) > 1]
     tight = [i for i, p in enumerate(trimmed) if len(p) == 1]
     tight_mines = sum(lows[i] for i in tight)
@@ -69,14 +81,20 @@ def weigh(polys: list[tuple[int, ...]], off: int, remaining: int) -> Weighting:
     found = correlate([trimmed[i] for i in loose], t) if loose else []
     rest = sum(map(int.__mul__, trimmed[loose[0]], found[0])) if loose else t[0]
     if not rest:
-        return empty
+        return _no_layout(lows)
     weights: list[tuple[int, ...]] = [(1,)] * len(polys)
     norms = [trimmed[i][0] for i in range(len(polys))]
     for i, w in zip(loose, found):
         weights[i], norms[i] = tuple(w), rest
-    layouts = int(product([gmpy2.mpz(trimmed[i][0]) for i in tight]) * rest)
+    scale = product([trimmed[i][0] for i in tight])
+    layouts = scale * rest if scale.bit_length() < BIG or rest.bit_length() < BIG else int(gmpy2.mpz(scale) * rest)
     is_tight = tuple(len(p) == 1 for p in trimmed)
     return Weighting(layouts, tuple(lows), tuple(weights), tuple(norms), rest, is_tight, tight_mines)
+
+
+def _no_layout(lows: list[int]) -> Weighting:
+    n = len(lows)
+    return Weighting(0, tuple(lows), ((0,),) * n, (1,) * n, 0, (True,) * n, 0)
 
 
 def tail(off: int, spare: int, width: int) -> list[int]:
@@ -85,7 +103,13 @@ def tail(off: int, spare: int, width: int) -> list[int]:
     lo, hi = max(0, spare - width), min(off, spare)  # the binomials C(off, k) that are not 0
     if lo > hi:
         return out
-    value = gmpy2.mpz(comb(off, lo))
+    value = comb(off, lo)
+    if hi - lo < 64 or value.bit_length() < BIG:  # few or small: Python's ints are faster
+        for k in range(lo, hi + 1):
+            out[spare - k] = value
+            value = value * (off - k) // (k + 1)
+        return out
+    value = gmpy2.mpz(value)
     for k in range(lo, hi + 1):
         out[spare - k] = int(value)
         value = value * (off - k) // (k + 1)
@@ -93,12 +117,15 @@ def tail(off: int, spare: int, width: int) -> list[int]:
 
 
 def product(values: list) -> int:
-    """The product of many integers as a balanced tree (a running product costs their number times the size)."""
+    """The product of many integers as a balanced tree (a running product costs their number times the size),
+    on GMP once there are many."""
     if not values:
         return 1
+    if len(values) > 64:
+        values = [gmpy2.mpz(v) for v in values]
     while len(values) > 1:
         values = [values[i] * values[i + 1] if i + 1 < len(values) else values[i] for i in range(0, len(values), 2)]
-    return values[0]
+    return int(values[0])
 
 
 @dataclass
