@@ -49,25 +49,30 @@ def count_board(board: Board, mode: Mode | str | None = None) -> Count:
     mode = Mode(mode) if mode else default_mode(board)
     if mode is Mode.GLOBAL and board.total_mines is None:
         raise ValueError("the global mode needs the total mine count (a header WxHxM)")
-    with _no_cycle_collection(board.size > LARGE):
-        try:
-            system = read_constraints(board)
-        except Contradiction as err:
-            return Count(mode, False, str(err), 0, (), ())
-        return count_system(system, mode)
+    if board.size > LARGE:  # (a small board's count does without the context manager's microseconds)
+        with _no_cycle_collection():
+            return _count(board, mode)
+    return _count(board, mode)
+
+
+def _count(board: Board, mode: Mode) -> Count:
+    try:
+        system = read_constraints(board)
+    except Contradiction as err:
+        return Count(mode, False, str(err), 0, (), ())
+    return count_system(system, mode)
 
 
 @contextmanager
-def _no_cycle_collection(pause: bool):
+def _no_cycle_collection():
     """Python's cycle collector paused while a large board is counted: the count makes millions of objects
     and no cycle, and each collection walks all of them (40% of a 1000x1000 board's time)."""
     was = gc.isenabled()
-    if pause:
-        gc.disable()
+    gc.disable()
     try:
         yield
     finally:
-        if pause and was:
+        if was:
             gc.enable()
 
 
