@@ -78,7 +78,8 @@ def weigh(polys: list[tuple[int, ...]], off: int, remaining: int) -> Weighting:
     tight_mines = sum(lows[i] for i in tight)
     width = sum(len(trimmed[i]) - 1 for i in loose)
     t = tail(off, spare, width)
-    found = correlate([trimmed[i] for i in loose], t) if loose else []
+    # one loose component: the others' product is 1 and its weights are the tail itself
+    found = correlate([trimmed[i] for i in loose], t) if len(loose) > 1 else [t] * len(loose)
     rest = sum(map(int.__mul__, trimmed[loose[0]], found[0])) if loose else t[0]
     if not rest:
         return _no_layout(lows)
