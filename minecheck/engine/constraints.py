@@ -105,12 +105,15 @@ def split_components(equations: tuple[Equation, ...]) -> tuple[Component, ...]:
             x = parent[x]
         return x
 
-    for eq in equations:
-        for cell in eq.cells:
+    # digits around the same covered cells (the eight around a lone mine) link nothing new: once each
+    for cells in dict.fromkeys(eq.cells for eq in equations):
+        for cell in cells:
             if cell not in parent:
                 parent[cell], size[cell] = cell, 1
-        root = find(eq.cells[0])
-        for cell in eq.cells[1:]:
+        if len(cells) == 1:
+            continue
+        root = find(cells[0])
+        for cell in cells[1:]:
             other = find(cell)
             if other != root:
                 if size[other] > size[root]:

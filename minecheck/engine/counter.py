@@ -8,17 +8,21 @@ mode a frontier total K is weighted by C(off-frontier cells, remaining - K).
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import repeat
-from math import comb
 from operator import mul
 
 from minecheck.engine.constraints import Component, ConstraintSystem, Contradiction
 from minecheck.engine.scan import read_constraints
-from minecheck.engine.sweep import ComponentCount, count_component, pack, slot_for, unpack
+from minecheck.engine.sweep import ComponentCount, count_component
+from minecheck.engine.weights import weigh
 from minecheck.model.answers import Mode
 from minecheck.model.board import Board, label
+
+LARGE = 10_000  # cells: counting a board this big pauses the cycle collector
 
 __all__ = ["Count", "ComponentCount", "count_board", "count_system", "count_component", "default_mode"]
 
@@ -45,11 +49,31 @@ def count_board(board: Board, mode: Mode | str | None = None) -> Count:
     mode = Mode(mode) if mode else default_mode(board)
     if mode is Mode.GLOBAL and board.total_mines is None:
         raise ValueError("the global mode needs the total mine count (a header WxHxM)")
+    if board.size > LARGE:  # (a small board's count does without the context manager's microseconds)
+        with _no_cycle_collection():
+            return _count(board, mode)
+    return _count(board, mode)
+
+
+def _count(board: Board, mode: Mode) -> Count:
     try:
         system = read_constraints(board)
     except Contradiction as err:
         return Count(mode, False, str(err), 0, (), ())
     return count_system(system, mode)
+
+
+@contextmanager
+def _no_cycle_collection():
+    """Python's cycle collector paused while a large board is counted: the count makes millions of objects
+    and no cycle, and each collection walks all of them (40% of a 1000x1000 board's time)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def count_system(system: ConstraintSystem, mode: Mode) -> Count:
@@ -82,8 +106,8 @@ def _global(system: ConstraintSystem, counts: tuple[ComponentCount, ...]) -> Cou
     off, remaining = len(system.off_frontier), system.mines_remaining
     assert remaining is not None
     polys = [cc.by_mines for cc in counts]
-    weights = _weights(polys, off, remaining)
-    layouts = _dot(polys[0], weights[0]) if polys else comb(off, remaining) if remaining >= 0 else 0
+    weighting = weigh(polys, off, remaining)
+    layouts = weighting.layouts
     if layouts == 0:
         low = sum(_lowest(p) for p in polys)
         high = sum(_highest(p) for p in polys)
@@ -92,18 +116,21 @@ def _global(system: ConstraintSystem, counts: tuple[ComponentCount, ...]) -> Cou
         return Count(Mode.GLOBAL, False, reason, 0, counts, ())
 
     probs: dict[int, Fraction] = {}
-    frontier_mines = 0  # summed over layouts: the mines on the frontier
-    for cc, weight in zip(counts, weights):
+    loose_mines = 0  # summed over the loose components' cells: their mines, in units of the loose norm
+    for cc, low, weight, norm, tight in zip(counts, weighting.low, weighting.weights, weighting.norms,
+                                            weighting.tight):
         seen: dict[tuple[int, ...], tuple[int, Fraction]] = {}  # the cells of a box share their counts
         for cell, per_k in zip(cc.component.cells, cc.cell_by_mines):
             known = seen.get(per_k)
             if known is None:
-                mines = _dot(per_k, weight)
-                known = seen[per_k] = mines, Fraction(mines, layouts)
-            frontier_mines += known[0]
+                mines = _dot(per_k[low:low + len(weight)], weight)
+                known = seen[per_k] = mines, Fraction(mines, norm)
+            if not tight:
+                loose_mines += known[0]
             probs[cell] = known[1]
     # the off-frontier cells are alike: together they hold the remaining mines the frontier does not
-    p_off = Fraction((remaining * layouts - frontier_mines) // off, layouts) if off else None
+    rest = weighting.loose
+    p_off = Fraction((remaining - weighting.tight_mines) * rest - loose_mines, off * rest) if off else None
     return Count(Mode.GLOBAL, True, None, layouts, counts, _every_covered_cell(system, probs, p_off))
 
 
@@ -112,38 +139,6 @@ def _every_covered_cell(system: ConstraintSystem, frontier: dict[int, Fraction],
     """(cell, probability) for every covered cell in order; the off-frontier cells all get ``off``."""
     cells = sorted(system.frontier + system.off_frontier)  # two sorted runs: a merge
     return tuple(zip(cells, map(frontier.get, cells, repeat(off))))
-
-
-def _weights(polys: list[tuple[int, ...]], off: int, remaining: int) -> list[list[int]]:
-    """Per component and its mine count k: the layouts of everything else that bring k to the total.
-
-    That is sum_j others[j] * C(off, remaining - k - j), ``others`` being the product of the other
-    components' polynomials: a correlation with the off-frontier tail, done as big-integer products
-    of packed polynomials (the product of the components before i, times the tail correlated with
-    the components after i, which is kept backwards so that the correlation is a product too).
-    Only frontier totals up to ``remaining`` have layouts, so every polynomial is cut there.
-    (A weight list may be shorter than its polynomial: the missing weights are 0.)
-    """
-    cells = sum(len(p) - 1 for p in polys)
-    top = min(cells, remaining)  # the most mines the frontier can hold
-    tail = [comb(off, remaining - m) for m in range(top + 1)]
-    if len(polys) == 1 or top < 0:  # (more flags than mines: no layout at all)
-        return [tail] * len(polys)
-    # every coefficient below counts layouts of at most cells + off cells with at most `remaining` mines
-    slot = slot_for(comb(cells + off, min(remaining, (cells + off) // 2)).bit_length() + 1)
-    keep = (1 << (slot * (top + 1))) - 1  # the coefficients of degree 0 to top
-    packed = [pack(p[:top + 1], slot) for p in polys]
-    # after[i]: coefficient top - m is sum_j (product of components after i)[j] * tail[m + j]
-    after = [pack(tail[::-1], slot)]
-    for p in reversed(packed[1:]):
-        after.append((p * after[-1]) & keep)
-    after.reverse()
-    out, before = [], 1
-    for p, poly, later in zip(packed, polys, after):
-        width = min(len(poly) - 1, top)
-        out.append(unpack(((before * later) & keep) >> (slot * (top - width)), slot, width + 1)[::-1])
-        before = (before * p) & keep
-    return out
 
 
 def _dot(a: tuple[int, ...], b: list[int]) -> int:

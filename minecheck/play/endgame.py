@@ -76,7 +76,8 @@ def _best_move(board: Board, found: tuple[int, ...], search: Search,
     if not open_cells:
         return None
     n = len(found)
-    safe = {c: n - sum(lay >> c & 1 for lay in found) for c in open_cells}
+    mines = mines_per_cell(found, board.size)
+    safe = {c: n - mines[c] for c in open_cells}
     if margin is not None:
         most = max(safe.values())
         open_cells = [c for c in open_cells if Fraction(most - safe[c], n) <= margin]
@@ -90,6 +91,20 @@ def _best_move(board: Board, found: tuple[int, ...], search: Search,
             best, best_wins = cell, wins
     assert best is not None
     return best, Fraction(best_wins, n)
+
+
+def mines_per_cell(found: tuple[int, ...], size: int) -> list[int]:
+    """Per cell, the layouts (bitmasks) with a mine there: one pass over each layout's mines (its binary
+    digits found by the string search), not a shift of every layout for every cell."""
+    counts = [0] * size
+    for lay in found:
+        digits = bin(lay)
+        last = len(digits) - 1  # the string's index of bit 0
+        at = digits.find("1", 2)
+        while at != -1:
+            counts[last - at] += 1
+            at = digits.find("1", at + 1)
+    return counts
 
 
 def move_shortfall(board: Board, cell: int, limit: int = ENDGAME_LAYOUTS,

@@ -37,6 +37,7 @@ centre 97/168 in 58 s; safe-3x3 at the centre 125/156 in 0.1 s.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -173,7 +174,8 @@ def consistent_layouts(g: Grid, seen: Mapping[int, int], mines: int, blocked: It
     frontier = [c for c in free if near >> c & 1]
     interior = [c for c in free if not near >> c & 1]
     partial = _frontier(g, seen, frontier, mines, len(interior), limit)
-    total = sum(comb(len(interior), mines - placed.bit_count()) for placed in partial)
+    placed_by_mines = Counter(placed.bit_count() for placed in partial)  # one binomial per mine count, not per layout
+    total = sum(n * comb(len(interior), mines - k) for k, n in placed_by_mines.items())
     if total > limit:
         raise OracleLimit(f"{total} layouts are consistent with this {g.width}x{g.height} position; the oracle "
                           f"stops at {limit}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from minecheck.engine.enumeration import NODE_BUDGET, TooBig, enumerate_count
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, verdict_of
-from minecheck.model.board import Board
+from minecheck.model.board import COVERED, FLAG, Board
 
 
 class BruteSolver:
@@ -25,6 +25,9 @@ class BruteSolver:
     def solve(self, board: Board, mode: Mode) -> SolverResult:
         if mode is Mode.GLOBAL and board.total_mines is None:
             raise ValueError("the global mode needs the total mine count (a header WxHxM)")
+        digits = len(board.cells) - board.cells.count(COVERED) - board.cells.count(FLAG)
+        if digits > self.budget:  # reading a digit is work too: more digits than steps is declined unread
+            return SolverResult(self.name, mode, declined=f"{digits} digits to read, more than {self.budget} steps")
         try:
             count = enumerate_count(board, mode, self.budget)
         except TooBig as err:

@@ -17,6 +17,7 @@ import warnings
 import pulp
 
 from minecheck.engine.constraints import system_or_refusal
+from minecheck.engine.scan import frontier_size
 from minecheck.model.answers import Answers, Mode, SolverResult
 from minecheck.model.board import Board, label
 from minecheck.model.errors import ReferenceFailure
@@ -25,6 +26,8 @@ from minecheck.references.backbone import OFF, Seen, Solution, satisfies
 from minecheck.references.model import Model, models
 
 TIME_LIMIT = 60  # seconds per CBC call; a call that hits it is an error, never a verdict
+REACH = 5000  # frontier cells: past this the backbone's models take CBC minutes (200x200, 1,200 openings: 7,000
+# cells, 19 s), so such a board is declined at once, before any model is built
 
 
 def _cbc() -> pulp.LpSolver:
@@ -219,6 +222,9 @@ class CbcSolver:
         self.backbone = backbone_per_cell if option == "per-cell" else backbone_batched
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
+        frontier = frontier_size(board)
+        if frontier > REACH and (mode is Mode.LOCAL or board.total_mines is not None):
+            return SolverResult(self.name, mode, declined=f"{frontier} frontier cells, past CBC's reach of {REACH}")
         system = system_or_refusal(self.name, board, mode)
         if isinstance(system, SolverResult):
             return system

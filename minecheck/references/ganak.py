@@ -80,15 +80,21 @@ class GanakSolver:
             return _result(self.name, mode, layouts, cells, groups)
         off, remaining = len(reading.off_frontier), board.total_mines - len(board.flags)
         polys = [g["layouts"] for g in groups]
-        tail = [comb(off, remaining - k) if 0 <= remaining - k <= off else 0
-                for k in range(sum(len(p) - 1 for p in polys) + 1)]
-        layouts = sum(n * t for n, t in zip(_product(polys), tail))
+        # the products of the groups before and after each one: two products per group, not one per pair
+        before, after = [[1]], [[1]]
+        for p in polys:
+            before.append(_product([before[-1], p]))
+        for p in reversed(polys):
+            after.append(_product([p, after[-1]]))
+        after.reverse()
+        tail = _tail(off, remaining, sum(len(p) - 1 for p in polys))
+        layouts = sum(n * t for n, t in zip(before[-1], tail))
         if layouts == 0:
             return SolverResult(self.name, mode, consistent=False, layouts=0,
                                 reason=f"no layout holds the total of {board.total_mines} mines")
         cells, frontier_mines = [], 0
         for i, g in enumerate(groups):
-            others = _product(polys[:i] + polys[i + 1:])
+            others = _product([before[i], after[i + 1]])
             weight = [sum(n * tail[k + j] for j, n in enumerate(others)) for k in range(len(polys[i]))]
             for c, per_k in g["mines"].items():
                 mines = sum(m * w for m, w in zip(per_k, weight))
@@ -108,6 +114,17 @@ def _result(name: str, mode: Mode, layouts: int, cells: list, groups: list[dict]
 
 def _covered(reading: Reading, key: Key) -> list[int]:
     return [c for c in reading.rules[key].cells if reading.board.cells[c] == COVERED]
+
+
+def _tail(off: int, remaining: int, top: int) -> list[int]:
+    """C(off, remaining - k) for k = 0..top, by ratios from one binomial (C(n, j+1) = C(n, j) (n-j) / (j+1))."""
+    out = [0] * (top + 1)
+    low, high = max(0, remaining - top), min(off, remaining)
+    value = comb(off, low) if low <= high else 0
+    for j in range(low, high + 1):
+        out[remaining - j] = value
+        value = value * (off - j) // (j + 1)
+    return out
 
 
 def _product(polys: list[list[int]]) -> list[int]:

@@ -15,7 +15,7 @@ from fractions import Fraction
 from importlib.metadata import PackageNotFoundError, version
 
 from jinja2 import Environment, PackageLoader, select_autoescape
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from minecheck.check.findings import Finding, Kind
 from minecheck.model.answers import CellAnswer, SolverResult, Verdict
@@ -117,6 +117,20 @@ def replay_command(f: Finding, board_text: str, names: dict[str, str] | None = N
 
 # -- grids ---------------------------------------------------------------------------------------
 
+EXACT_DIGITS = 60  # a probability whose fraction is longer is shown as a float and its length (a big board's
+# off-frontier cells share one fraction of thousands of digits: printing it in each cell's title made a page
+# of 200x200 cells take 50 s and 90 MB)
+
+
+def exact_text(p: Fraction) -> str:
+    """A probability as its exact fraction, or, past EXACT_DIGITS digits, as a float and the fraction's length
+    (no str() of a long int, which is quadratic, nor a hash of the fraction, a modular inverse)."""
+    digits = int(max(p.numerator.bit_length(), p.denominator.bit_length()) * 0.30103) + 1  # log10(2)
+    if digits <= EXACT_DIGITS:
+        return str(p)
+    return f"{float(p):.17g} (exact: a fraction of about {digits} digits)"
+
+
 def _cell_view(board: Board, cell: int, result: SolverResult | None, bad: frozenset[int], heat: bool) -> dict:
     value = board.cells[cell]
     title = label(board, cell)
@@ -132,7 +146,7 @@ def _cell_view(board: Board, cell: int, result: SolverResult | None, bad: frozen
             q = float(p)
             cls, text = "unknown", f"{round(100 * q)}"
             style = f"background: hsl({round(120 * (1 - q))}, 70%, 82%)"
-            title += f" p={p}" if isinstance(p, Fraction) else f" p={q:.4f}"
+            title += f" p={exact_text(p)}" if isinstance(p, Fraction) else f" p={q:.4f}"
             if answer.stderr:
                 title += f" ± {answer.stderr:.4f}"
         elif answer.verdict is Verdict.SAFE:
@@ -152,9 +166,24 @@ def _cell_view(board: Board, cell: int, result: SolverResult | None, bad: frozen
 
 def _grid_view(panel: Panel, name: str) -> dict:
     b = panel.board
-    rows = [[_cell_view(b, b.cell(r, c), panel.result, panel.bad, panel.heat) for c in range(b.width)]
-            for r in range(b.height)]
-    return {"caption": panel.caption, "width": b.width, "rows": rows, "name": name}
+    cells = (_cell_view(b, cell, panel.result, panel.bad, panel.heat) for cell in range(b.size))
+    return {"caption": panel.caption, "width": b.width, "html": cells_html(cells), "name": name}
+
+
+def cells_html(cells) -> Markup:
+    """The cells of a grid as the grid macro draws them, built in one join: a million cells through the
+    template's loop took minutes (four filtered, escaped values each)."""
+    parts = []
+    add = parts.append
+    seen: dict[str, str] = {}  # classes, styles and texts repeat: each escaped once
+    for c in cells:
+        cls, text, style = c["cls"], c["text"], c["style"]
+        for value in (cls, text, style):
+            if value not in seen:
+                seen[value] = escape(printable(value))
+        add(f'<div class="cell {seen[cls]}" title="{escape(printable(c["title"]))}"'
+            + (f' style="{seen[style]}">' if style else ">") + f"{seen[text]}</div>")
+    return Markup("".join(parts))
 
 
 def _panels(f: Finding, board: Board, results: tuple[SolverResult, ...], bad: frozenset[int], where: str) -> list:

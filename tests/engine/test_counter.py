@@ -287,3 +287,14 @@ def test_more_flags_than_mines_is_inconsistent_with_the_range(cells, components)
     count = count_board(b, Mode.GLOBAL)
     assert not count.consistent and count.layouts == 0
     assert "no layout holds exactly -1 remaining mines" in count.reason
+
+
+def test_counting_a_large_board_leaves_the_cycle_collector_as_it_was():
+    import gc
+
+    from minecheck.engine.counter import LARGE
+    side = int(LARGE ** 0.5) + 1
+    big = Board(side, side, (0,) * (side * side - 1) + (COVERED,), total_mines=0)
+    assert gc.isenabled()
+    assert count_board(big).layouts == 1  # the 0s around the covered cell make it safe
+    assert gc.isenabled()

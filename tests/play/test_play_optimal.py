@@ -163,3 +163,9 @@ def test_a_play_json_from_before_the_judge_resumes(tmp_path):
     assert play_run.read_config(tmp_path).judge == "probability"
     assert "optimal" not in write_summary(tmp_path)
     assert read_findings(tmp_path) == []
+
+
+def test_mines_per_cell_counts_each_layouts_mines_once():
+    from minecheck.play.endgame import mines_per_cell
+    found = (0b1011, 0b0001, 0b1000, 0)
+    assert mines_per_cell(found, 5) == [2, 1, 0, 2, 0]

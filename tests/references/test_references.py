@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -9,6 +11,7 @@ from shared import board
 
 from minecheck.boards.generators import generate_board, recipe
 from minecheck.model.answers import Mode
+from minecheck.model.board import COVERED, Board
 from minecheck.references import cbc
 from minecheck.running.registry import get_solver, run_solver
 
@@ -259,3 +262,27 @@ def test_the_downward_half_totalizer_says_at_least_j(n, bound):
                 assert sat.solve(assumptions=fixed + [o]) == (sum(values) >= j + 1)
                 if o not in lits:  # a lone input is its own output
                     assert sat.solve(assumptions=fixed + [-o])  # the half says nothing the other way
+
+
+def _striped(width: int, height: int) -> Board:
+    """A huge board made at once: every third row opened (1s), the rest covered; hundreds of
+    thousands of digits and frontier cells, past brute's budget and CBC's reach."""
+    rows = [((1,) if r % 3 == 1 else (COVERED,)) * width for r in range(height)]
+    return Board(width, height, sum(rows, ()), total_mines=width * height // 3)
+
+
+@pytest.mark.parametrize("name", ["brute", "cbc"])
+@pytest.mark.parametrize("mode", [Mode.LOCAL, Mode.GLOBAL])
+def test_brute_and_cbc_decline_a_million_cell_board_before_reading_it(name, mode):
+    huge = _striped(1000, 1000)
+    start = time.perf_counter()
+    result = run_solver(get_solver(name), huge, mode)
+    took = time.perf_counter() - start
+    assert result.declined
+    assert took < 2.0, f"{name} took {took:.2f} s to decline"  # reading the board alone takes several seconds
+
+
+def test_cbc_declines_by_its_frontier_and_answers_within_its_reach():
+    assert cbc.CbcSolver().solve(_striped(3 * cbc.REACH, 3), Mode.LOCAL).declined  # 2 rows of 3 * REACH covered
+    small = cbc.CbcSolver().solve(_striped(20, 3), Mode.LOCAL)
+    assert not small.declined and small.consistent
