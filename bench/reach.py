@@ -20,7 +20,8 @@ Targets: median <= 10 boards, worst <= 50.  A board whose check takes more than 
 is skipped (``teeth.BOARD_CPU``; counted, not shown: a port with a defect on can take far longer than the
 port without).  The small walk is built before the
 first board is timed (about a second, once per process).  ``--write`` writes fixtures/reach.json, the
-reach table of docs/reach.md and the median column of the teeth table (fixtures/teeth.json and docs/teeth.md).
+reach table of docs/reach.md and the median column of the teeth table (fixtures/teeth.json and docs/teeth.md);
+with ``--only``, only those rows are measured again and the fixture's other rows are kept.
 """
 
 from __future__ import annotations
@@ -228,7 +229,17 @@ def main(argv: list[str] | None = None) -> int:
     table = render(rows, seeds, args.cap)
     print(table)
     print(f"\n{time.perf_counter() - started:.1f} s", file=sys.stderr)
-    if args.write and not names and args.generator == "mix":
+    if args.write and names and args.generator == "mix":  # only these rows measured again: the others kept
+        stored, stored_seeds, stored_cap = stored_rows()
+        if (stored_seeds, stored_cap) != (seeds, args.cap):
+            print(f"--only --write needs the fixture's seeds and cap ({stored_seeds}, {stored_cap})", file=sys.stderr)
+            return 2
+        fresh = {r.name: r for r in rows}
+        order = [s.name for s in subjects()]
+        kept = {r.name: r for r in stored} | fresh
+        rows = sorted(kept.values(), key=lambda r: order.index(r.name) if r.name in order else len(order))
+        table = render(rows, seeds, args.cap)
+    if args.write and args.generator == "mix":
         FIXTURE.write_text(json.dumps({"seeds": seeds, "cap": args.cap, "rows": [
             {"name": r.name, "kind": r.kind, "solver": r.solver, "boards": list(r.boards), "seconds": list(r.seconds)}
             for r in rows]}, indent=1) + "\n")
