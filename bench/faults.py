@@ -28,8 +28,10 @@ class Faulty:
     modes = frozenset({Mode.LOCAL, Mode.GLOBAL})
     fault = ""  # one line: the planted mistake
 
+    key = ""  # the fault's name, for a fault kept outside FAULTS (bench/numeric_faults.py); else FAULTS' key
+
     def __init__(self, option: str | None = None):
-        self.name = f"fault:{KEYS[type(self)]}"
+        self.name = f"fault:{self.key or KEYS[type(self)]}"
 
     def solve(self, board: Board, mode: Mode) -> SolverResult:
         return replace(self.adjust(board, mode, self.count(board, mode)), solver=self.name)
@@ -112,10 +114,11 @@ class TotalOffByOne(Faulty):
 
 class FloatThreshold(Faulty):
     fault = "verdicts from the float probability with a tolerance: below 0.05 safe, above 0.95 a mine"
+    threshold = 0.05
 
     def adjust(self, board: Board, mode: Mode, result: SolverResult) -> SolverResult:
         def verdict(p: float) -> Verdict:
-            return Verdict.SAFE if p < 0.05 else Verdict.MINE if p > 0.95 else Verdict.UNKNOWN
+            return Verdict.SAFE if p < self.threshold else Verdict.MINE if p > 1 - self.threshold else Verdict.UNKNOWN
 
         return _with_cells(result, (CellAnswer(a.cell, verdict(float(a.probability)), float(a.probability))
                                     for a in result.cells))

@@ -8,7 +8,7 @@ beside its ``teeth.PARTNER`` and counts where the port with only the partner on 
 ``simplex@seed`` the campaign's LPs, each board's random LP and its relaxations, against CBC through
 ``teeth.lp_alone``; a dpll@seed subject skips boards with more than ``teeth.DPLL_MODELS`` layouts, which
 the port with no defect would count one by one; the defects of ``teeth.NO_BOARD`` are not searched), and
-the faulty solvers of ``bench/faults.py`` (one planted fault each).
+the faulty solvers of ``bench/faults.py`` and ``bench/numeric_faults.py`` (one planted fault each).
 For campaign seeds 1..N, boards ``board_recipe(Config(seed=s), i)`` for i = 0, 1, 2, ... are made and
 checked in-process against ``exact`` alone (``check_board(board, [subject], references=())``, every
 mode the board has) until the first finding, up to ``--cap`` boards.
@@ -20,7 +20,8 @@ Targets: median <= 10 boards, worst <= 50.  A board whose check takes more than 
 is skipped (``teeth.BOARD_CPU``; counted, not shown: a port with a defect on can take far longer than the
 port without).  The small walk is built before the
 first board is timed (about a second, once per process).  ``--write`` writes fixtures/reach.json, the
-reach table of docs/reach.md and the median column of the teeth table (fixtures/teeth.json and docs/teeth.md).
+reach table of docs/reach.md and the median column of the teeth table (fixtures/teeth.json and docs/teeth.md);
+with ``--only``, only those rows are measured again and the fixture's other rows are kept.
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from faults import FAULTS  # noqa: E402
+from faults import FAULTS as OWN_FAULTS  # noqa: E402
+from numeric_faults import NUMERIC_FAULTS  # noqa: E402
 
 from minecheck.boards.generators import features, generate_board  # noqa: E402
 from minecheck.boards.small import small_walk  # noqa: E402
@@ -60,6 +62,7 @@ from minecheck.campaigns.teeth import (  # noqa: E402
 from minecheck.check.crosscheck import check_board  # noqa: E402
 from minecheck.solvers.defects import BY_NAME, DEFECTS  # noqa: E402
 
+FAULTS = {**OWN_FAULTS, **NUMERIC_FAULTS}  # the planted faults: bench/faults.py's and the numeric edges'
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE, TEETH = ROOT / "fixtures" / "reach.json", ROOT / "fixtures" / "teeth.json"
 PAGE, TEETH_PAGE = ROOT / "docs" / "reach.md", ROOT / "docs" / "teeth.md"  # the pages with the two tables
@@ -226,7 +229,17 @@ def main(argv: list[str] | None = None) -> int:
     table = render(rows, seeds, args.cap)
     print(table)
     print(f"\n{time.perf_counter() - started:.1f} s", file=sys.stderr)
-    if args.write and not names and args.generator == "mix":
+    if args.write and names and args.generator == "mix":  # only these rows measured again: the others kept
+        stored, stored_seeds, stored_cap = stored_rows()
+        if (stored_seeds, stored_cap) != (seeds, args.cap):
+            print(f"--only --write needs the fixture's seeds and cap ({stored_seeds}, {stored_cap})", file=sys.stderr)
+            return 2
+        fresh = {r.name: r for r in rows}
+        order = [s.name for s in subjects()]
+        kept = {r.name: r for r in stored} | fresh
+        rows = sorted(kept.values(), key=lambda r: order.index(r.name) if r.name in order else len(order))
+        table = render(rows, seeds, args.cap)
+    if args.write and args.generator == "mix":
         FIXTURE.write_text(json.dumps({"seeds": seeds, "cap": args.cap, "rows": [
             {"name": r.name, "kind": r.kind, "solver": r.solver, "boards": list(r.boards), "seconds": list(r.seconds)}
             for r in rows]}, indent=1) + "\n")

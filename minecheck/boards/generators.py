@@ -9,6 +9,8 @@
   impossible ones one change away (minecheck.boards.small);
 * ``swarm``: each board first draws which rare features it has, then is built to have them
   (swarm testing; minecheck.boards.swarm);
+* ``numeric``: boards whose exact answer lands on an edge of a solver's arithmetic (a probability a hair
+  from 0, 1 or 1/2, a count just past 2**31 ... 1e308, bit-mask-wide components; minecheck.boards.numeric);
 * ``edge``: the boards that people forget (``EDGE_SHAPES``): one cell wide or tall, 1x1, no digit,
   every safe cell opened, every mine flagged, the total at the fewest or the most mines the digits
   allow, mines packed densely, more than 1000 columns (opened at both ends).
@@ -23,6 +25,7 @@ from dataclasses import replace
 
 from minecheck.boards.contradictions import contradict
 from minecheck.boards.layouts import extreme_mines, scatter
+from minecheck.boards.numeric import EDGES, numeric, numeric_edge
 from minecheck.boards.recipe import Recipe, rng_for
 from minecheck.boards.small import small, small_label
 from minecheck.boards.swarm import swarm, swarm_features
@@ -214,7 +217,8 @@ def edge_shape(rec: Recipe) -> str:
 
 def features(rec: Recipe) -> tuple[str, ...]:
     """What a recipe's board is, in words, without building it: a swarm board's drawn features, a small
-    board's kind and place ("digit +1 at r0c1"), an edge board's shape; nothing for the other generators."""
+    board's kind and place ("digit +1 at r0c1"), an edge board's shape, a numeric board's edge; nothing for
+    the other generators."""
     params = dict(rec.params)
     if rec.generator == "swarm":
         return swarm_features(rec)
@@ -223,10 +227,13 @@ def features(rec: Recipe) -> tuple[str, ...]:
         return (f"board {index} of small:{n}", small_label(n, index))
     if rec.generator == "edge":
         return (edge_shape(rec),)
+    if rec.generator == "numeric":
+        edge = numeric_edge(rec)
+        return (f"numeric edge {edge}: {EDGES.get(edge, 'unknown')}",)
     return ()
 
 
 GENERATORS = {"reveal": reveal, "play": play, "stress": stress, "edge": edge, "contradict": contradict, "small": small,
-              "swarm": swarm}
+              "swarm": swarm, "numeric": numeric}
 
 __all__ = ["recipe", "generate", "generate_board", "features", "GENERATORS", "LEVELS", "EDGE_SHAPES"]

@@ -47,13 +47,17 @@ from minecheck.running.catalogue import REFERENCES, SUBJECTS, is_lp_solver
 from minecheck.running.registry import remember
 from minecheck.running.runfolder import RunFolder
 
-# The default mix, a period of 48 boards.  Two boards in three walk the small sweep (small:WALK, in the
+# The default mix, a period of 51 boards.  Two boards in three walk the small sweep (small:WALK, in the
 # order of boards.small.small_walk: a covering prefix of the most varied tiny boards, then every board of
 # at most WALK cells, smallest first): the same boards in every campaign, checked in a blink.  The third is
 # drawn from the campaign's seed, in turn: larger reveal boards with thousands of layouts (the first DEEP; many layouts,
 # small probabilities, large counts), boards that cannot be (contradict), boards more than 1000 columns
 # wide and the other boards people forget (edge), article 000's small random check, swarm boards (rare
-# features drawn often) and real games at each level.
+# features drawn often) and real games at each level.  Two in seventeen aim at the edges of a solver's arithmetic
+# (boards.numeric, issue 27): the third drawn board is a numeric one past 1000 columns (wide: a probability below
+# 1e-4 and one above 1 - 1e-4, a component past 32 cells, a count past 1e308, and the wide board's aliasing
+# columns), and the period's last an edge the seed picks (a count just below or above 2**31 ... 1e308, a
+# probability a hair from 0, 1 or 1/2, a 31- to 65-cell component, no mine left, ...): 2 boards in 51.
 # Measured with bench/reach.py: every seed defect and planted fault that a board can show alone, first
 # shown within a median of 10 boards and at worst 50 (docs/reach.md).
 WALK = 7
@@ -64,10 +68,12 @@ MANY_LAYOUTS = ("reveal", (("density", 0.2), ("height", 10), ("open_prob", 0.35)
 # model (article 004's Java overflows past 4,371), few enough for one that enumerates them to finish.
 DEEP = ("reveal", tuple(sorted(MANY_LAYOUTS[1] + (("fewest_layouts", 5000), ("most_layouts", 10000)))))
 DIGIT_CHANGED = ("contradict", (("change", "digit"),))  # a digit no layout meets (a total: the walk has them)
+NUMERIC_WIDE = ("numeric", (("edge", "wide"),))  # past 1000 columns, as the wide edge board, and every numeric edge
+NUMERIC = ("numeric", ())  # the seed picks the edge
 DRAWN: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = (
     DEEP,
     DIGIT_CHANGED,
-    ("edge", (("shape", "wide"),)),
+    NUMERIC_WIDE,
     ("reveal", (("height", 4), ("width", 5))),
     MANY_LAYOUTS,
     DIGIT_CHANGED,
@@ -81,6 +87,7 @@ DRAWN: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = (
     ("play", (("level", "intermediate"),)),
     ("contradict", ()),
     ("play", (("level", "expert"),)),
+    NUMERIC,
 )
 MIX: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = tuple(
     entry for drawn in DRAWN for entry in (SMALL, drawn, SMALL))

@@ -12,10 +12,12 @@ are judged by the statistical test in ``minecheck.check.stats``.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from fractions import Fraction
 
 from minecheck.check.findings import Difference, Kind
+from minecheck.check.numerals import count_reading, probability_reading, show_pair, verdict_reading
 from minecheck.check.stats import probability_outliers
 from minecheck.model.answers import TOLERANCE, Answers, SolverResult, Verdict
 
@@ -112,13 +114,16 @@ def _verdicts(subject: SolverResult, reference: SolverResult) -> list[Difference
         truth.append(a.verdict.value)
     if not bad:
         return []
-    return [Difference(Kind.VERDICT, tuple(bad), ", ".join(says), ", ".join(truth))]
+    exact = {a.cell: a.probability for a in reference.cells if a.probability is not None}
+    near = verdict_reading([Fraction(exact[c]) for c in bad if c in exact and isinstance(exact[c], Fraction)])
+    return [Difference(Kind.VERDICT, tuple(bad), ", ".join(says), ", ".join(truth), near)]
 
 
 def _counts(subject: SolverResult, reference: SolverResult) -> list[Difference]:
     diffs = []
     if subject.layouts != reference.layouts:
-        diffs.append(Difference(Kind.COUNT, (), f"{subject.layouts} layouts", f"{reference.layouts} layouts"))
+        diffs.append(Difference(Kind.COUNT, (), f"{subject.layouts} layouts", f"{reference.layouts} layouts",
+                                count_reading(subject.layouts, reference.layouts)))
     elif (subject.component_layouts is not None and reference.component_layouts is not None
           and sorted(subject.component_layouts) != sorted(reference.component_layouts)):
         diffs.append(Difference(Kind.COUNT, (), f"components {sorted(subject.component_layouts)}",
@@ -142,7 +147,9 @@ def _probabilities(subject: SolverResult, reference: SolverResult) -> list[Diffe
         if a.probability is None or a.cell not in exact:
             continue
         want = exact[a.cell]
-        if subject.tolerance is not None:  # the precision the subject declares, for fractions and floats alike
+        if isinstance(a.probability, float) and not math.isfinite(a.probability):
+            wrong = True  # NaN and inf compare false with everything: never within a tolerance
+        elif subject.tolerance is not None:  # the precision the subject declares, for fractions and floats alike
             wrong = abs(Fraction(a.probability) - Fraction(want)) > Fraction(subject.tolerance)
         elif isinstance(a.probability, Fraction):
             wrong = a.probability != want
@@ -152,9 +159,7 @@ def _probabilities(subject: SolverResult, reference: SolverResult) -> list[Diffe
             bad.append((a.cell, a.probability, want))
     if not bad:
         return []
-    return [Difference(Kind.PROBABILITY, tuple(c for c, _, _ in bad),
-                       ", ".join(_show(p) for _, p, _ in bad), ", ".join(_show(w) for _, _, w in bad))]
-
-
-def _show(p: Fraction | float) -> str:
-    return str(p) if isinstance(p, Fraction) else f"{p:.6g}"
+    shown = [show_pair(p, w) for _, p, w in bad]
+    readings = sorted({r for _, p, w in bad if isinstance(w, Fraction) and (r := probability_reading(p, w))})
+    return [Difference(Kind.PROBABILITY, tuple(c for c, _, _ in bad), ", ".join(g for g, _ in shown),
+                       ", ".join(w for _, w in shown), "; ".join(readings))]

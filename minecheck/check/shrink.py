@@ -16,7 +16,10 @@ Design, after Hypothesis's shrinker:
   and chunked deletion (halves, quarters, ... single elements), so the final round of
   single-element steps makes the result 1-minimal for every pass;
 * deterministic: no randomness, candidates in a fixed order, first success kept;
-* each candidate reruns only the finding's solver and its reference.
+* each candidate reruns only the finding's solver and its reference;
+* the finding's numeric edge is kept (``minecheck.check.numerals.edge_of``): a count that wraps at
+  2**64 shows only on a board with more than 2**64 layouts, and a smaller board that is wrong for
+  another reason is another finding, not this one shrunk.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from dataclasses import dataclass, field, replace
 from minecheck.boards.generators import generate
 from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import WHOLE_BOARD, Finding, Kind
+from minecheck.check.numerals import edge_of
 from minecheck.model.answers import Mode
 from minecheck.model.board import COVERED, FLAG, Board, crop_cell
 from minecheck.model.boardtext import format_board, parse_board
@@ -75,13 +79,14 @@ def still_shows(finding: Finding, budget: Budget | None = DEFAULT_BUDGET,
     rerun = solver if solver is not None else finding.subject
     subjects = [] if reference_kind else [rerun]
     references = [rerun] if reference_kind else []
+    edge = edge_of(finding)
 
     def check(board: Board, origin: tuple[int, int] = (0, 0)) -> Finding | None:  # a solver keeps no cells
         if finding.mode is Mode.GLOBAL and board.total_mines is None:
             return None
         for c in check_board(board, subjects, [finding.mode], references, budget=budget):
             for f in c.findings:
-                if f.kind is finding.kind and f.subject == finding.subject:
+                if f.kind is finding.kind and f.subject == finding.subject and edge_of(f) == edge:
                     return f
         return None
 

@@ -18,6 +18,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from minecheck.check.findings import Finding, Kind
+from minecheck.check.numerals import kept_because
 from minecheck.model.answers import CellAnswer, SolverResult, Verdict
 from minecheck.model.board import COVERED, FLAG, Board, label
 from minecheck.report.plots import bar_chart, stacked_bars
@@ -245,6 +246,12 @@ def _certificate(f: Finding, board: Board | None) -> tuple[list[str], list]:
     return lines, panels
 
 
+def _notes(page: FindingPage) -> list[tuple[str, str]]:
+    """The page's notes, and why a shrunk board stays big when its numeric edge needs the size."""
+    kept = kept_because(page.finding) if page.shrunk is not None else ""
+    return [*page.notes, *([("why the board stays big", kept)] if kept else [])]
+
+
 def render_finding(page: FindingPage) -> str:
     f = page.finding
     sections = []
@@ -279,7 +286,7 @@ def render_finding(page: FindingPage) -> str:
         back=page.back,
         board_text=board_text, board_rows=max(3, board_text.count("\n") + 1),
         replay=replay_command(f, board_text, page.names),
-        notes=page.notes, commands=page.commands, certificate=certificate,
+        notes=_notes(page), commands=page.commands, certificate=certificate,
         origin=origin, features=has, index=f.index if f.index is not None else "-", stats=stats, timings=timings,
         versions=versions(), original_text=original_text, original_rows=max(3, original_text.count("\n") + 1))
 
