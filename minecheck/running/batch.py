@@ -100,7 +100,7 @@ def run_batch(solver: Solver, items: Sequence[Item], budget: Budget | None) -> l
             for i, outcome in zip(pending, call.value):
                 outcomes[i] = outcome
             if call.value and call.value[-1].stop is not None:
-                sandbox.sandbox().close()
+                sandbox.sandbox(batch).close()
             pending = pending[len(call.value):]
             continue
         k = batch.current()

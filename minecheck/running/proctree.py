@@ -92,9 +92,9 @@ def group_usage(root: int, own: bool = True) -> Usage:
     return _usage(members(processes(), root), root, own)
 
 
-def _usage(procs: list[Proc], root: int, own: bool) -> Usage:
+def _usage(procs: list[Proc], root: int, own: bool, quiet: frozenset[int] = frozenset()) -> Usage:
     ticks = sum(p.child_ticks + (p.own_ticks if own or p.pid != root else 0) for p in procs)
-    pages = sum(p.pages for p in procs if own or p.pid != root)
+    pages = sum(p.pages for p in procs if (own or p.pid != root) and p.pid not in quiet)
     return Usage(ticks / _TICK, pages * _PAGE / 2**20)
 
 
@@ -102,8 +102,10 @@ class Tree:
     """A solver's processes as its watchdog sees them (``members``), remembered from one look to the next
     so that those a dying root leaves behind are found and killed too."""
 
-    def __init__(self, root: int, own: bool = True):
+    def __init__(self, root: int, own: bool = True, quiet_depth: int = 0):
         self.root, self.own = root, own
+        self.quiet_depth = quiet_depth  # the root and its first descendants down to this depth only wait for
+        # the next (a sandbox and its namespace's init): copies of the caller, their resident memory not counted
         self.seen: dict[int, int] = {}  # pid -> start time, of the processes below the root seen alive
 
     def usage(self) -> Usage:
@@ -111,7 +113,14 @@ class Tree:
         table = processes()
         procs = members(table, self.root, self.seen)
         self.seen = {p.pid: p.start for p in procs if p.pid != self.root}
-        return _usage(procs, self.root, self.own)
+        return _usage(procs, self.root, self.own, self._quiet(table))
+
+    def _quiet(self, table: dict[int, Proc]) -> frozenset[int]:
+        level, quiet = {self.root}, set()
+        for _ in range(self.quiet_depth):
+            quiet |= level
+            level = {p.pid for p in table.values() if p.ppid in level}
+        return frozenset(quiet)
 
     def kill(self, include_root: bool = True) -> set[int]:
         """Kill the tree (the root too, unless ``include_root`` is False); the ids of the processes killed."""
