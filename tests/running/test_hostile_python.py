@@ -10,7 +10,8 @@ import hostile_python as h
 import pytest
 
 from minecheck.campaigns.campaign import run_campaign
-from minecheck.campaigns.fuzz import Config
+from minecheck.boards.generators import generate_board
+from minecheck.campaigns.fuzz import Config, board_recipe
 from minecheck.check.findings import read_findings
 from minecheck.model.budget import Budget
 from minecheck.running import namespace
@@ -60,3 +61,13 @@ def test_a_solver_that_kills_or_stops_its_parent_costs_the_others_nothing(attack
     assert kinds(findings, h.LIE) == LIES and judged(findings, h.LIE) == lies
     assert kinds(findings, attack) == {}, "its parent is out of its reach: it answers like exact"
     assert {f.subject for f in findings} == {h.LIE}, "no finding is blamed on the two together"
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_solver_that_stops_itself_is_stopped_when_idle_once_per_board(jobs, tmp_path):
+    findings = campaign(tmp_path, jobs, h.STOP_SELF)
+    config = Config(3, (h.STOP_SELF,), ("exact",), "small:3")
+    with_total = {i for i in range(BOARDS) if generate_board(board_recipe(config, i)).total_mines is not None}
+    assert kinds(findings, h.STOP_SELF) == {"timeout": len(with_total)}, "one finding a board, not one a mode"
+    assert {f.index for f in findings} == with_total
+    assert all("without using the CPU" in f.subject_says for f in findings)
