@@ -9,8 +9,8 @@ from collections import Counter
 import hostile_python as h
 import pytest
 
-from minecheck.campaigns.campaign import run_campaign
 from minecheck.boards.generators import generate_board
+from minecheck.campaigns.campaign import run_campaign
 from minecheck.campaigns.fuzz import Config, board_recipe
 from minecheck.check.findings import read_findings
 from minecheck.model.budget import Budget
