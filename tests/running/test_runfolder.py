@@ -1,0 +1,72 @@
+"""A run folder is known by its manifest: --overwrite removes what minecheck wrote there and nothing else,
+a folder holding a user's files is refused naming them, and a linked --out is refused naming its target."""
+
+from __future__ import annotations
+
+import os
+
+from minecheck.cli import main
+
+FAST = ["--solvers", "exact", "--references", "exact", "--no-progress", "--no-report"]
+USERS = {"package.json": "{}", "tsconfig.json": "{}", "index.html": "<p>mine</p>", "notes.txt": "notes"}
+
+
+def run(argv, capsys) -> tuple[int, str]:
+    code = main(argv)
+    return code, capsys.readouterr().err
+
+
+def fuzz(out, capsys, *extra: str) -> tuple[int, str]:
+    return run(["fuzz", "--seed", "1", "--boards", "2", "--out", str(out), *FAST, *extra], capsys)
+
+
+def users_folder(tmp_path):
+    out = tmp_path / "site"
+    out.mkdir()
+    for name, text in USERS.items():
+        (out / name).write_text(text)
+    return out
+
+
+def test_overwrite_refuses_a_folder_of_the_users_files_naming_them_and_removes_none(tmp_path, capsys):
+    out = users_folder(tmp_path)
+    code, err = fuzz(out, capsys, "--overwrite")
+    assert code == 2
+    assert "did not write" in err and all(name in err for name in USERS)
+    assert {p.name: p.read_text() for p in out.iterdir() if p.name in USERS} == USERS
+
+
+def test_a_fresh_run_refuses_a_folder_holding_a_file_it_would_write_over_naming_it(tmp_path, capsys):
+    out = users_folder(tmp_path)
+    code, err = fuzz(out, capsys)
+    assert code == 2 and "would write over" in err and "index.html" in err and "earlier run" not in err
+    assert {p.name: p.read_text() for p in out.iterdir() if p.name in USERS} == USERS
+
+
+def test_a_users_file_beside_a_run_is_left_alone_and_named_when_overwriting(tmp_path, capsys):
+    out = tmp_path / "c"
+    assert fuzz(out, capsys)[0] == 0
+    (out / "notes.txt").write_text("mine")
+    code, err = fuzz(out, capsys, "--overwrite")
+    assert code == 2 and "notes.txt" in err
+    (out / "notes.txt").unlink()
+    assert fuzz(out, capsys, "--overwrite")[0] == 0
+
+
+def test_overwrite_removes_exactly_the_files_of_the_earlier_run(tmp_path, capsys):
+    out = tmp_path / "c"
+    assert fuzz(out, capsys)[0] == 0
+    written = sorted(p.name for p in out.iterdir())
+    listed = (out / ".minecheck-files").read_text().split()
+    assert set(listed) <= set(written) and "findings.jsonl" in listed and "campaign.json" in listed
+    assert fuzz(out, capsys, "--overwrite")[0] == 0
+    assert sorted(p.name for p in out.iterdir()) == written
+
+
+def test_a_linked_out_is_refused_naming_where_it_points(tmp_path, capsys):
+    target = tmp_path / "elsewhere"
+    target.mkdir()
+    os.symlink(target, tmp_path / "link")
+    code, err = fuzz(tmp_path / "link", capsys)
+    assert code == 2 and str(target) in err
+    assert list(target.iterdir()) == []
