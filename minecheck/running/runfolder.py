@@ -199,6 +199,18 @@ def foreign_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.name not in ours)
 
 
+def refuse_foreign(path: Path, is_ours: Callable[[Path], bool], option: str, force: bool = False) -> None:
+    """Before replacing ``path``: FolderRefused, naming it, if it is there and not a file minecheck writes
+    (``is_ours`` reads it), unless ``force``; a link is refused too, naming where it points."""
+    if force:
+        return
+    if path.is_symlink():
+        raise FolderRefused(f"{option} {path}: a link to {os.readlink(path)}; give the file itself, or add --force")
+    if path.exists() and (not path.is_file() or not is_ours(path)):
+        raise FolderRefused(f"{option} {path}: there already, and not a file minecheck wrote; minecheck replaces "
+                            "only its own files: choose another name, or add --force to replace it")
+
+
 def make_folder(path: Path, option: str) -> None:
     """Make the folder a run writes to, or say plainly why it cannot be (ValueError naming it)."""
     if path.is_symlink() and not path.exists():

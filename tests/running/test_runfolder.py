@@ -4,6 +4,8 @@ a folder holding a user's files is refused naming them, and a linked --out is re
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 
 from minecheck.cli import main
 
@@ -70,3 +72,59 @@ def test_a_linked_out_is_refused_naming_where_it_points(tmp_path, capsys):
     code, err = fuzz(tmp_path / "link", capsys)
     assert code == 2 and str(target) in err
     assert list(target.iterdir()) == []
+
+
+def test_baseline_write_refuses_to_replace_a_file_that_is_not_a_baseline_unless_forced(tmp_path, capsys):
+    out = tmp_path / "c"
+    assert fuzz(out, capsys)[0] == 0
+    precious = tmp_path / "hosts"
+    precious.write_text("127.0.0.1 localhost\n")
+    code, err = run(["baseline", str(out), "--write", str(precious)], capsys)
+    assert code == 2 and str(precious) in err and "--force" in err
+    assert precious.read_text() == "127.0.0.1 localhost\n"
+    written = tmp_path / "baseline.json"
+    assert run(["baseline", str(out), "--write", str(written)], capsys)[0] == 0
+    assert run(["baseline", str(out), "--write", str(written)], capsys)[0] == 0, "its own file it replaces"
+    assert run(["baseline", str(out), "--write", str(precious), "--force"], capsys)[0] == 0
+    assert precious.read_text() != "127.0.0.1 localhost\n"
+
+
+def test_save_regression_refuses_to_replace_a_file_that_is_not_a_finding(tmp_path):
+    from shared import board
+
+    from minecheck.campaigns.regressions import file_name, save
+    from minecheck.check.findings import Finding, Kind
+    from minecheck.model.answers import Mode
+    from minecheck.model.boardtext import format_board
+    from minecheck.model.errors import FolderRefused
+
+    finding = Finding(Kind.VERDICT, "x", "exact", Mode.LOCAL, (0,), "mine", "safe", format_board(board("HHH/121")),
+                      "", None, 0)
+    mine = tmp_path / file_name(finding)
+    mine.write_text("my notes")
+    try:
+        save(finding, tmp_path)
+    except FolderRefused as err:
+        assert str(mine) in str(err)
+    else:
+        raise AssertionError("a file that is not a finding was replaced")
+    assert mine.read_text() == "my notes"
+    assert save(finding, tmp_path, force=True) == mine and save(finding, tmp_path) == mine
+
+
+def test_a_run_refused_for_a_folder_in_use_leaves_its_summary_alone(tmp_path, capsys):
+    out = tmp_path / "c"
+    assert fuzz(out, capsys)[0] == 0
+    before = (out / "summary.json").read_text()
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time\nfrom pathlib import Path\n"
+                               "from minecheck.running.runfolder import holding\n"
+                               f"with holding(Path({str(out)!r})):\n    print('held', flush=True); time.sleep(60)"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        code, err = fuzz(out, capsys, "--resume")
+        assert code == 2 and "in use" in err
+        assert (out / "summary.json").read_text() == before
+    finally:
+        holder.kill()
+        holder.wait()
