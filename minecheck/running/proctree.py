@@ -25,6 +25,8 @@ _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 class Usage:
     cpu: float  # seconds, user + system, of the tree's processes and the children they waited for
     rss_mib: float
+    runnable: bool = False  # some process of the tree runs or waits only for a core (state R): computing,
+    # however little CPU a loaded machine gives it, so never idle
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,7 @@ class Proc:
     child_ticks: int  # ... of the children it has waited for, and of theirs
     pages: int  # resident
     start: int  # clock ticks after boot: with the pid, names the process (ids are reused)
+    runnable: bool = False  # state R: running, or ready to run and waiting for a core
 
 
 def processes() -> dict[int, Proc]:
@@ -59,7 +62,7 @@ def processes() -> dict[int, Proc]:
         fields = stat[stat.rfind(b")") + 2:].split()  # after the command: state, ppid, pgrp, ...
         table[int(entry)] = Proc(int(entry), int(fields[1]), int(fields[2]), fields[0] in (b"Z", b"X"),
                                  int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14]),
-                                 int(fields[21]), int(fields[19]))
+                                 int(fields[21]), int(fields[19]), fields[0] == b"R")
     return table
 
 
@@ -95,7 +98,8 @@ def group_usage(root: int, own: bool = True) -> Usage:
 def _usage(procs: list[Proc], root: int, own: bool, quiet: frozenset[int] = frozenset()) -> Usage:
     ticks = sum(p.child_ticks + (p.own_ticks if own or p.pid != root else 0) for p in procs)
     pages = sum(p.pages for p in procs if (own or p.pid != root) and p.pid not in quiet)
-    return Usage(ticks / _TICK, pages * _PAGE / 2**20)
+    runnable = any(p.runnable for p in procs if (own or p.pid != root) and p.pid not in quiet)
+    return Usage(ticks / _TICK, pages * _PAGE / 2**20, runnable)
 
 
 class Tree:

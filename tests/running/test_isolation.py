@@ -126,11 +126,25 @@ def _assert_stopped_and_the_rest_kept(findings: list) -> None:
         assert (hanging_solver.HUNGRY, Kind.CRASH, index, Mode.LOCAL) in by
     assert any(f.subject == "ilp@seed" for f in findings), "the worker's other work is kept"
     hungry = [f for f in findings if f.subject == hanging_solver.HUNGRY]
-    assert all("memory limit of 256 MiB" in f.subject_says for f in hungry)
+    assert hungry and all("memory limit of 256 MiB" in f.subject_says for f in hungry)
 
 
 def test_hanging_and_hungry_solvers_are_stopped_in_local_processes(tmp_path):
     _assert_stopped_and_the_rest_kept(_campaign(tmp_path, None))
+
+
+def test_hanging_and_hungry_solvers_are_stopped_the_same_on_a_loaded_machine(tmp_path):
+    """Two CPU-burning processes per core: a computing solver that gets little CPU is still computing (its
+    process is runnable), never idle, so the hungry solver reaches its memory limit as on a quiet machine."""
+    import os
+
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2 * (os.cpu_count() or 1))]
+    try:
+        _assert_stopped_and_the_rest_kept(_campaign(tmp_path, None))
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
 
 
 def test_hanging_and_hungry_solvers_are_stopped_on_a_dask_cluster(tmp_path):
