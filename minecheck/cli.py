@@ -21,7 +21,15 @@ from minecheck.campaigns.shrinking import SHRINK_CAP, SHRINK_FACTOR, SHRINK_FLOO
 from minecheck.check.findings import REGRESSIONS
 from minecheck.model.answers import Mode
 from minecheck.model.boardtext import read_board_arg
-from minecheck.model.errors import BadFile, BadInput, BadOption, FolderRefused, MinecheckError, UnknownSolver
+from minecheck.model.errors import (
+    BadFile,
+    BadInput,
+    BadOption,
+    FolderRefused,
+    MinecheckError,
+    RunDisturbed,
+    UnknownSolver,
+)
 from minecheck.options import (
     CommandParser,
     add_budget_options,
@@ -39,7 +47,7 @@ from minecheck.running.discovery import replay_names, resolve, suggest
 from minecheck.running.registry import remember, require_runnable
 from minecheck.running.runfolder import SUMMARY, holding, refuse_foreign, write_json, write_text
 
-EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_DISTURBED = 0, 1, 2, 3, 4
 SHRINK_SECONDS = 120.0  # CPU seconds `minecheck shrink` spends on one disagreement at most
 DESCRIPTION = "Checks Minesweeper solvers against exact references, shrinks each disagreement to a small board."
 EPILOG = """exit codes: 0 everything agrees, 1 findings, 2 bad input (before any work), 3 minecheck's own fault
@@ -64,6 +72,9 @@ def main(argv: list[str] | None = None) -> int:
         args.parser.unrecognized(extras)
     try:
         return args.run(args)
+    except RunDisturbed as err:  # the run's own files changed under it, or a full disk: not the input's fault
+        print(f"minecheck: {printable(str(err))}", file=sys.stderr)
+        return EXIT_DISTURBED
     except BadInput as err:  # the user's: a board, a name, an option, a file or folder (never a ValueError of ours)
         print(f"minecheck: {printable(str(err))}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -35,7 +35,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from minecheck.model.errors import BadFile, FolderRefused
+from minecheck.model.errors import BadFile, FolderRefused, RunDisturbed
 
 FINDINGS = "findings.jsonl"
 SUMMARY = "summary.json"
@@ -75,6 +75,7 @@ class RunFolder:
                                  "resume with the same options or use another --out")
             done = self._keep_complete(warn or (lambda _: None))
             write_json(stored_path, merged(stored, given) if merged else given)
+            self._expect_as_now()
             return done
         ours, foreign = sorted(claimed(self.path)), foreign_files(self.path)
         clash = [p for p in foreign if p in set(run_files(self.path))]
@@ -94,6 +95,7 @@ class RunFolder:
                 path.unlink(missing_ok=True)
         _forget(self.path)
         write_json(stored_path, given)
+        self._expect_as_now()
         return set()
 
     def _keep_complete(self, warn: Warn) -> set[Hashable]:
@@ -118,21 +120,43 @@ class RunFolder:
         return rows
 
     def record(self, result: dict, findings: Iterable[str]) -> None:
-        """Append the task's findings (synced), then its result line."""
+        """Append the task's findings (synced), then its result line; RunDisturbed (naming the file) when the
+        run's files were changed under it or cannot be written (a full disk: the lines written are taken back,
+        so no file ends torn)."""
+        self.check_undisturbed()
         claim(self.path / FINDINGS)
         claim(self.path / self.results)
-        with open(self.path / FINDINGS, "a") as f:
-            for line in findings:
-                f.write(line + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        with open(self.path / self.results, "a") as f:
-            f.write(json.dumps(result) + "\n")
+        _append(self.path / FINDINGS, "".join(line + "\n" for line in findings), sync=True)
+        _append(self.path / self.results, json.dumps(result) + "\n")
+
+    def check_undisturbed(self) -> None:
+        """RunDisturbed, naming the file and what changed, if the lock or the files this run appends to are
+        not as it left them (another program wrote, removed or replaced them)."""
+        held = _HELD.get(self.path.resolve())
+        if held is not None:
+            try:
+                same = os.stat(self.path / LOCK).st_ino == os.fstat(held).st_ino
+            except FileNotFoundError:
+                same = False
+            if not same:
+                raise RunDisturbed(self.path / LOCK, "removed or replaced while the run held it (another program "
+                                   "changed the run's folder); the run stopped; --resume continues it")
+        for path in (self.path / FINDINGS, self.path / self.results):
+            expected, now = _EXPECTED.get(path.resolve(), _UNKNOWN), _state(path)
+            if expected is not _UNKNOWN and now != expected:
+                raise RunDisturbed(path, f"{_change(expected, now)} while the run wrote it (another program changed "
+                                   "it); the run stopped; --resume continues it from what is whole")
+
+    def _expect_as_now(self) -> None:
+        for path in (self.path / FINDINGS, self.path / self.results):
+            _EXPECTED[path.resolve()] = _state(path)
 
     def settle(self, result_order: Callable[[dict], tuple], finding_order: Callable[[dict], tuple]) -> None:
         """Both files rewritten in task order (stable), whatever order the workers finished in."""
+        self.check_undisturbed()
         settle(self.path / FINDINGS, finding_order)
         settle(self.path / self.results, result_order)
+        self._expect_as_now()
 
     def earlier_seconds(self) -> float:
         """Seconds the runs before this one took (summary.json), so a resumed run reports its total; a
@@ -142,6 +166,53 @@ class RunFolder:
         except (OSError, ValueError, AttributeError):
             return 0.0
         return seconds if isinstance(seconds, int | float) and seconds >= 0 else 0.0
+
+
+_UNKNOWN = ("unknown",)
+_EXPECTED: dict[Path, tuple[int, int] | None] = {}  # appended file -> (inode, size) as the run left it; None: absent
+
+
+def _state(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return st.st_ino, st.st_size
+
+
+def _change(expected: tuple[int, int] | None, now: tuple[int, int] | None) -> str:
+    if now is None:
+        return "removed"
+    if expected is None:
+        return f"made by another program ({now[1]} bytes)"
+    if now[0] != expected[0]:
+        return f"replaced by another file ({now[1]} bytes, where the run had written {expected[1]})"
+    return f"{now[1]} bytes where the run had written {expected[1]}"
+
+
+def _append(path: Path, text: str, sync: bool = False) -> None:
+    """Append ``text`` whole or not at all: on a failed write (a full disk) the file is cut back to its size
+    before, and RunDisturbed names it."""
+    data = text.encode()
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        before = os.fstat(fd).st_size
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            if sync:
+                os.fsync(fd)
+        except OSError as err:
+            try:
+                os.ftruncate(fd, before)
+            except OSError:
+                pass
+            raise RunDisturbed(path, f"cannot write ({err.strerror or err}); the run stopped with every line "
+                               "before whole; --resume continues it once there is room") from None
+        _EXPECTED[path.resolve()] = _state(path)
+    finally:
+        os.close(fd)
 
 
 def _names(paths: list[Path]) -> str:

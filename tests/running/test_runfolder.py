@@ -128,3 +128,65 @@ def test_a_run_refused_for_a_folder_in_use_leaves_its_summary_alone(tmp_path, ca
     finally:
         holder.kill()
         holder.wait()
+
+
+def _disturbing(out, change):
+    """A campaign whose folder ``change(out)`` alters after its first board: its exit code and message."""
+    from minecheck.campaigns import campaign as fuzzing
+
+    real = fuzzing._record
+    seen = []
+
+    def record(folder, outcome):
+        if seen:
+            change(out)
+        seen.append(outcome.index)
+        real(folder, outcome)
+
+    fuzzing._record = record
+    try:
+        return main(["fuzz", "--seed", "1", "--boards", "4", "--out", str(out), "--jobs", "1", *FAST])
+    finally:
+        fuzzing._record = real
+
+
+def test_a_findings_file_overwritten_under_the_run_stops_it_with_exit_4_naming_the_file(tmp_path, capsys):
+    out = tmp_path / "c"
+    code = _disturbing(out, lambda out: (out / "findings.jsonl").write_text("garbage\n"))
+    err = capsys.readouterr().err
+    assert code == 4 and err.count("\n") == 1
+    assert str(out / "findings.jsonl") in err and "another program" in err
+
+
+def test_a_lock_removed_under_the_run_stops_it_with_exit_4_naming_the_lock(tmp_path, capsys):
+    out = tmp_path / "c"
+    code = _disturbing(out, lambda out: (out / ".lock").unlink(missing_ok=True))
+    err = capsys.readouterr().err
+    assert code == 4 and str(out / ".lock") in err
+
+
+def test_a_full_disk_names_the_file_exits_4_and_leaves_no_torn_line(tmp_path, capsys, monkeypatch):
+    import errno
+
+    from minecheck.running import runfolder
+
+    out = tmp_path / "c"
+    real = os.write
+    calls = []
+
+    def write(fd, data):
+        calls.append(fd)
+        if len(calls) > 2:  # the first board's lines go in; then the disk is full halfway through a line
+            real(fd, bytes(data[: max(1, len(data) // 2)]))
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(fd, data)
+
+    monkeypatch.setattr(runfolder.os, "write", write)
+    code = main(["fuzz", "--seed", "1", "--boards", "4", "--out", str(out), "--jobs", "1", *FAST,
+                 "--solvers", "hostile_python:Lie"])
+    monkeypatch.setattr(runfolder.os, "write", real)
+    err = capsys.readouterr().err
+    assert code == 4 and "No space left on device" in err and str(out) in err, err
+    for name in ("findings.jsonl", "boards.jsonl"):
+        text = (out / name).read_text()
+        assert text == "" or text.endswith("\n"), f"{name} ends in a torn line"
