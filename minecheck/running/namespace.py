@@ -29,7 +29,7 @@ MS_REC, MS_PRIVATE = 0x4000, 1 << 18
 MS_NOSUID, MS_NODEV, MS_NOEXEC = 2, 4, 8
 _SIGNALLED = 128  # an init's exit code past this names the signal that ended the process it waited for
 
-_state = {"refused": False}  # once Linux refuses, later sandboxes of this process do not ask again
+_state: dict[str, bool] = {"refused": False}  # once Linux refuses, later sandboxes of this process do not ask again
 
 
 def enter() -> bool:
@@ -56,12 +56,15 @@ def enter() -> bool:
 
 
 def enter_allowed() -> bool:
-    """Whether sandboxes get a namespace here: asked once in a throwaway child (for tests and docs)."""
-    pid = os.fork()
-    if pid == 0:
-        os._exit(0 if enter() else 1)
-    _, status = os.waitpid(pid, 0)
-    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    """Whether sandboxes get a namespace here: asked of Linux once per process, in a throwaway child, so that a
+    sandbox never finds itself half moved (a user namespace made, its mapping refused)."""
+    if "allowed" not in _state:
+        pid = os.fork()
+        if pid == 0:
+            os._exit(0 if enter() else 1)
+        _, status = os.waitpid(pid, 0)
+        _state["allowed"] = os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+    return bool(_state["allowed"])
 
 
 def _write(path: str, text: str) -> None:

@@ -175,6 +175,7 @@ class Sandbox:
             _flush(stream)
         caller = os.getpid()
         with FORK_LOCK:  # no other thread's child is forked holding this child's end of the channel
+            fenced = namespace.enter_allowed()
             parent, child = channel_pair()
             pid = os.fork()
             if pid != 0:
@@ -183,7 +184,7 @@ class Sandbox:
             parent.close()
             code = 0
             try:
-                if namespace.enter():
+                if fenced and namespace.enter():
                     _serve_in_namespace(child, self.owner, caller)
                 else:
                     _serve(child, self.owner, caller)
