@@ -112,9 +112,10 @@ class Tree:
         # the next (a sandbox and its namespace's init): copies of the caller, their resident memory not counted
         self.seen: dict[int, int] = {}  # pid -> start time, of the processes below the root seen alive
 
-    def usage(self) -> Usage:
-        """The tree's usage now (``group_usage``); it also remembers the processes it holds."""
-        table = processes()
+    def usage(self, table: dict[int, Proc] | None = None) -> Usage:
+        """The tree's usage now (``group_usage``; from ``table`` when read already); it also remembers the
+        processes it holds."""
+        table = processes() if table is None else table
         procs = members(table, self.root, self.seen)
         self.seen = {p.pid: p.start for p in procs if p.pid != self.root}
         return _usage(procs, self.root, self.own, self._quiet(table))

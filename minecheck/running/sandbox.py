@@ -47,7 +47,7 @@ from typing import Any
 
 from minecheck.model.budget import Budget
 from minecheck.running import namespace
-from minecheck.running.proctree import FORK_LOCK, KILL_WAIT, Tree, adopting, ended, reap_adopted
+from minecheck.running.proctree import FORK_LOCK, KILL_WAIT, Tree, adopting, ended, processes, reap_adopted
 from minecheck.running.reaper import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, end_descendants, prctl
 from minecheck.running.stops import CpuBudget, Outcome, Stop, describe_error, describe_status, stop_message
 from minecheck.running.watchdog import watch
@@ -120,10 +120,12 @@ class Sandbox:
         self.reaped = 0.0  # CPU seconds of the children this sandbox has waited for (and of theirs)
         self.tree: Tree | None = None  # the live child's processes
 
-    def cpu(self) -> float:
+    def cpu(self, table: dict | None = None) -> float:
         """CPU seconds its children have spent so far, the live one's included, with what they started
-        (os.times() counts a child only once it is waited for, whatever caller it worked for)."""
-        return self.reaped + (self.tree.usage().cpu if self.tree is not None and self.pid is not None else 0.0)
+        (os.times() counts a child only once it is waited for, whatever caller it worked for; ``table``: the
+        processes, read once for many sandboxes)."""
+        live = self.tree is not None and self.pid is not None
+        return self.reaped + (self.tree.usage(table).cpu if live else 0.0)
 
     def call(self, owner: object, method: str, args: tuple, budget: Budget) -> Outcome:
         outcome = self._call(owner, method, args, budget)
@@ -427,7 +429,8 @@ def thread_cpu() -> float:
     """CPU seconds of this thread and of the solver runs its sandboxes made, live or ended: a budget
     that other threads' work, and solver runs ended later for earlier callers, do not eat."""
     boxes = _boxes()
-    return time.thread_time() + _local.ended_cpu + sum(box.cpu() for box in boxes.values())
+    table = processes() if any(box.pid is not None for box in boxes.values()) else {}  # one look for all
+    return time.thread_time() + _local.ended_cpu + sum(box.cpu(table) for box in boxes.values())
 
 
 def run(owner: object, method: str, args: tuple, budget: Budget | None) -> Outcome:
