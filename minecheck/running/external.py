@@ -40,14 +40,7 @@ from minecheck.model.errors import ProtocolError, UnknownSolver
 from minecheck.running import reaper
 from minecheck.running.proctree import FORK_LOCK, KILL_WAIT, Tree, ended, kill_group, reap_adopted
 from minecheck.running.protocol import PROTOCOL_PREFIX, board_text, decode_answer, request_line, seed_for
-from minecheck.running.reaper import (  # the guardian runs their source as it is
-    PR_SET_CHILD_SUBREAPER,
-    PR_SET_PDEATHSIG,
-    _libc,
-    end_descendants,
-    prctl,
-    reap_ended,
-)
+from minecheck.running.reaper import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, end_descendants, prctl, reap_ended
 from minecheck.running.sandbox import SUPPORTED
 from minecheck.running.stops import Stop, describe_status, stop_failure
 from minecheck.running.watchdog import watch
@@ -547,17 +540,6 @@ def _guardian() -> None:  # pragma: no cover - runs in the guardian process (its
     me = os.getpid()
     if os.getppid() != owner:  # the owner died while this started
         os._exit(1)
-    # the program in a PID namespace of its own where Linux allows it (as root; a user namespace otherwise):
-    # it cannot name, stop or kill the guardian, the worker or the campaign (minecheck.running.namespace)
-    uid, gid = os.geteuid(), os.getegid()
-    try:
-        fenced = _libc().unshare(0x20000000 | (0x10000000 if uid != 0 else 0)) == 0
-        if fenced and uid != 0:
-            for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
-                with open(f"/proc/self/{name}", "w") as f:
-                    f.write(text)
-    except (OSError, AttributeError):
-        fenced = False
     failed_read, failed_write = os.pipe()  # closed by a successful exec (close-on-exec), else carries errno
     program = os.fork()
     if program == 0:
@@ -568,20 +550,7 @@ def _guardian() -> None:  # pragma: no cover - runs in the guardian process (its
             for ignored in (signal.SIGPIPE, signal.SIGXFSZ):  # ignored by Python; a program expects them default
                 signal.signal(ignored, signal.SIG_DFL)
             prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the program dies with its guardian
-            if fenced and os.fork() != 0:  # this process: the namespace's init, which only waits for the program
-                os.close(failed_write)
-                null = os.open(os.devnull, os.O_RDWR)
-                for fd in (0, 1, 2):
-                    os.dup2(null, fd)
-                while True:
-                    try:
-                        pid, code = os.wait()
-                    except ChildProcessError:
-                        os._exit(1)
-                    if pid == 2:  # the program, the namespace's second process: end as it ended
-                        os._exit(128 + os.WTERMSIG(code) if os.WIFSIGNALED(code) else os.waitstatus_to_exitcode(code))
-            prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # (again, in the program below its namespace's init)
-            if fenced or os.getppid() == me:
+            if os.getppid() == me:
                 execute(argv)
         except OSError as err:
             os.write(failed_write, str(err.errno or 0).encode())
@@ -610,14 +579,11 @@ def _guardian() -> None:  # pragma: no cover - runs in the guardian process (its
         if signalled is not None and signalled.si_signo == signal.SIGTERM:
             break
     end_descendants(5.0, record)  # the program's whole tree, orphans and new sessions included
-    code = None if status is None else os.waitstatus_to_exitcode(status)
-    if fenced and code is not None and code > 128:  # the namespace's init said the program died by a signal
-        code = 128 - code
-    if code is None or code >= 0:
-        os._exit(1 if code is None else code)
+    if status is None or not os.WIFSIGNALED(status):
+        os._exit(1 if status is None else os.waitstatus_to_exitcode(status))
     import resource
 
-    sig = -code  # end as the program did: by the same signal, without a core of this process
+    sig = os.WTERMSIG(status)  # end as the program did: by the same signal, without a core of this process
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     try:
         signal.signal(sig, signal.SIG_DFL)

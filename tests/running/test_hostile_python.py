@@ -71,16 +71,3 @@ def test_a_solver_that_stops_itself_is_stopped_when_idle_once_per_board(jobs, tm
     assert kinds(findings, h.STOP_SELF) == {"timeout": len(with_total)}, "one finding a board, not one a mode"
     assert {f.index for f in findings} == with_total
     assert all("without using the CPU" in f.subject_says for f in findings)
-
-
-@pytest.mark.skipif(not namespace.enter_allowed(), reason="no PID namespace here: a program can signal the worker")
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_a_program_that_stops_its_parent_and_grandparent_costs_the_others_nothing(jobs, tmp_path, lies):
-    import sys
-
-    from shared import PROGRAMS
-
-    program = f"cmd:{sys.executable} {PROGRAMS / 'hostile' / 'stop_grandparent.py'}"
-    findings = campaign(tmp_path / "out", jobs, program, h.LIE)
-    assert judged(findings, h.LIE) == lies
-    assert {f.subject for f in findings} == {h.LIE}, "the program, out of reach of both, claims nothing"
