@@ -21,7 +21,15 @@ from minecheck.campaigns.shrinking import SHRINK_CAP, SHRINK_FACTOR, SHRINK_FLOO
 from minecheck.check.findings import REGRESSIONS
 from minecheck.model.answers import Mode
 from minecheck.model.boardtext import read_board_arg
-from minecheck.model.errors import BadFile, BadInput, BadOption, UnknownSolver
+from minecheck.model.errors import (
+    BadFile,
+    BadInput,
+    BadOption,
+    FolderRefused,
+    MinecheckError,
+    RunDisturbed,
+    UnknownSolver,
+)
 from minecheck.options import (
     CommandParser,
     add_budget_options,
@@ -37,9 +45,9 @@ from minecheck.report.textview import printable
 from minecheck.running.catalogue import GROUND_TRUTH, LP_SOLVERS, REFERENCES, SUBJECTS, is_lp_solver
 from minecheck.running.discovery import replay_names, resolve, suggest
 from minecheck.running.registry import remember, require_runnable
-from minecheck.running.runfolder import SUMMARY, holding, write_json, write_text
+from minecheck.running.runfolder import SUMMARY, holding, refuse_foreign, write_json, write_text
 
-EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_DISTURBED = 0, 1, 2, 3, 4
 SHRINK_SECONDS = 120.0  # CPU seconds `minecheck shrink` spends on one disagreement at most
 DESCRIPTION = "Checks Minesweeper solvers against exact references, shrinks each disagreement to a small board."
 EPILOG = """exit codes: 0 everything agrees, 1 findings, 2 bad input (before any work), 3 minecheck's own fault
@@ -64,6 +72,9 @@ def main(argv: list[str] | None = None) -> int:
         args.parser.unrecognized(extras)
     try:
         return args.run(args)
+    except RunDisturbed as err:  # the run's own files changed under it, or a full disk: not the input's fault
+        print(f"minecheck: {printable(str(err))}", file=sys.stderr)
+        return EXIT_DISTURBED
     except BadInput as err:  # the user's: a board, a name, an option, a file or folder (never a ValueError of ours)
         print(f"minecheck: {printable(str(err))}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -225,6 +236,7 @@ def _parser() -> argparse.ArgumentParser:
     base.add_argument("out", type=Path, help="the campaign directory (fuzz --out)")
     base.add_argument("--write", type=Path, required=True, metavar="FILE", help="the baseline file to write")
     base.add_argument("--merge", action="store_true", help="keep the signatures already in FILE as well")
+    base.add_argument("--force", action="store_true", help="replace FILE even if it is not a baseline")
     base.add_argument("--shrink-per-signature", type=count, default=2, help="as for fuzz (default 2)")
     base.set_defaults(run=_baseline, parser=base)
 
@@ -236,6 +248,7 @@ def _parser() -> argparse.ArgumentParser:
     save.add_argument("out", type=Path, help="the campaign directory (fuzz --out)")
     save.add_argument("number", type=int, help="the finding's number, as on its report page finding-NNNNN.html")
     save.add_argument("--to", type=Path, default=REGRESSIONS, help=f"directory (default {REGRESSIONS})")
+    save.add_argument("--force", action="store_true", help="replace a file there even if it is not a regression")
     save.set_defaults(run=_save_regression, parser=save)
     add_play_parsers(sub)
     return parser
@@ -426,6 +439,7 @@ def _fuzz_in(args: argparse.Namespace, config, known, started: float) -> int:
         if report or args.save_regressions or known is not None else None
     phases: dict[str, float] = {}
     quiet = args.no_progress or args.quiet > 0 or args.json
+    refused = False
     try:
         with Progress("fuzz", quiet=quiet) as shown:
             shown.phase("boards", args.boards)
@@ -463,8 +477,11 @@ def _fuzz_in(args: argparse.Namespace, config, known, started: float) -> int:
                                     report=report, exit_first=args.exitfirst, on_shrunk=shrunk)
             progress.phase = "done"
             moved_on(progress)
+    except FolderRefused:
+        refused = True  # a refused run changes nothing: the folder's summary.json is another run's
+        raise
     finally:  # even when interrupted, the time spent so far is kept for the report
-        if (args.out / "campaign.json").exists():
+        if not refused and (args.out / "campaign.json").exists():
             write_json(args.out / SUMMARY, {"seconds": round(earlier + time.perf_counter() - started, 3)})
     fresh = None
     if known is not None or args.save_regressions:
@@ -506,12 +523,23 @@ def _baseline(args: argparse.Namespace) -> int:
     with executor(os.cpu_count() or 1, None) as pool:
         findings, boards = shrunk_boards(args.out, args.shrink_per_signature, pool)
     written = from_campaign(findings, boards)
+    refuse_foreign(args.write, _is_baseline, "--write", args.force)
     if args.merge and args.write.exists():
         written = Baseline(written.signatures | load_baseline(args.write).signatures)
     args.write.parent.mkdir(parents=True, exist_ok=True)
     write_text(args.write, written.to_json())
     print(f"{len(written.signatures)} signatures in {args.write}")
     return EXIT_OK
+
+
+def _is_baseline(path: Path) -> bool:
+    from minecheck.campaigns.baseline import load as load_baseline
+
+    try:
+        load_baseline(path)
+    except (MinecheckError, OSError, ValueError):
+        return False
+    return True
 
 
 def _solvers(args: argparse.Namespace) -> int:
@@ -556,7 +584,7 @@ def _solvers(args: argparse.Namespace) -> int:
 def _save_regression(args: argparse.Namespace) -> int:
     from minecheck.campaigns.regressions import save_numbered
 
-    print(save_numbered(args.out, args.number, args.to))
+    print(save_numbered(args.out, args.number, args.to, force=args.force))
     return EXIT_OK
 
 

@@ -141,7 +141,7 @@ def test_resume_skips_garbage_lines_saying_which_and_keeps_what_was_found(tmp_pa
 def test_an_earlier_run_in_out_is_refused_without_resume_or_overwrite(tmp_path, capsys):
     out = tmp_path / "c"
     assert run(["fuzz", "--seed", "1", "--boards", "2", "--out", str(out), *FAST], capsys)[0] == 0
-    (out / "finding-00099.html").write_text("stale")
+    write_text(out / "finding-00099.html", "stale")  # a page of the earlier run (in its manifest)
     code, err = run(["fuzz", "--seed", "2", "--boards", "2", "--out", str(out), *FAST], capsys)
     assert code == 2 and "--overwrite" in err and "--resume" in err
     code, _ = run(["fuzz", "--seed", "2", "--boards", "2", "--out", str(out), "--overwrite", *FAST], capsys)

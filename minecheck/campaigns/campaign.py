@@ -45,6 +45,7 @@ from minecheck.campaigns.shrinking import (
     run_job,
     shrinkable,
 )
+from minecheck.check.certified import CERTIFICATES, read_certificates
 from minecheck.check.findings import Finding, read_findings
 from minecheck.check.shrinkcache import SHRUNK, finding_key
 from minecheck.model.errors import BadOption
@@ -134,6 +135,7 @@ def run_campaign(config: Config, out: Path, boards: int | None = None, time_budg
         run_tasks(work, _submit(config), lambda result: live.finish(result, work), _failed(config), jobs, scheduler,
                   keep_going=ends.shrinks_open, split=_split)
         run.settle(_by_board, _by_board)
+        _settle_certificates(out)
         if shrinking is not None:  # the report's own choice of shrinks, in board order, completed
             progress.phase = "shrinking"
             live.complete(work)
@@ -236,6 +238,14 @@ class _Live:
             self.report.write(f"{p.phase} {p.boards} boards, {p.findings} findings, shrinking {p.shrunk} of "
                               f"{p.shrinks}")
             self.written = time.perf_counter()
+
+
+def _settle_certificates(out: Path) -> None:
+    """certificates.jsonl in board order (then mode, reference): the same file whatever order workers finished in."""
+    rows = read_certificates(out)
+    if rows:
+        rows.sort(key=lambda r: (r.get("index") if r.get("index") is not None else -1, r["mode"], r["reference"]))
+        replace_lines(out / CERTIFICATES, [json.dumps(r, sort_keys=True) for r in rows])
 
 
 def _submit(config: Config):

@@ -17,8 +17,8 @@ from minecheck.campaigns.shrinking import keep, read_shrunk, run_job
 from minecheck.check.findings import REGRESSIONS, WHOLE_BOARD, Finding, Kind, file_name, read_findings
 from minecheck.check.shrink import has_board
 from minecheck.check.shrinkcache import finding_key
-from minecheck.model.errors import BadOption
-from minecheck.running.runfolder import make_folder, write_text
+from minecheck.model.errors import BadOption, MinecheckError
+from minecheck.running.runfolder import make_folder, refuse_foreign, write_text
 
 
 def why_not_replayable(finding: Finding) -> str | None:
@@ -32,15 +32,25 @@ def why_not_replayable(finding: Finding) -> str | None:
     return None
 
 
-def save(finding: Finding, directory: Path = REGRESSIONS) -> Path:
-    """Write the finding into ``directory`` (made if missing); the path written."""
+def save(finding: Finding, directory: Path = REGRESSIONS, force: bool = False) -> Path:
+    """Write the finding into ``directory`` (made if missing); the path written.  A file of that name that is
+    not a finding is not replaced unless ``force``."""
     why = why_not_replayable(finding)
     if why:
         raise BadOption(f"not saved as a regression: {why}")
     make_folder(directory, "--to")
     path = directory / file_name(finding)
+    refuse_foreign(path, _is_finding, "--to", force)
     write_text(path, json.dumps(json.loads(finding.to_json()), indent=2, sort_keys=True) + "\n")
     return path
+
+
+def _is_finding(path: Path) -> bool:
+    try:
+        load(path)
+    except (OSError, ValueError, KeyError, TypeError, MinecheckError):
+        return False
+    return True
 
 
 def load(path: Path) -> Finding:
@@ -55,7 +65,7 @@ def save_shrunk(out: Path, directory: Path, per_signature: int = 2, pool: Execut
     return sorted(paths)
 
 
-def save_numbered(out: Path, number: int, directory: Path) -> Path:
+def save_numbered(out: Path, number: int, directory: Path, force: bool = False) -> Path:
     """Shrink finding ``number`` of a campaign (numbered as on its report pages) and save it."""
     findings = ordered(read_findings(out))
     if not 0 <= number < len(findings):
@@ -70,4 +80,4 @@ def save_numbered(out: Path, number: int, directory: Path) -> Path:
         row = next((r for r in rows if r.get("index") == finding.index), {})
         entry = run_job(job_for(finding, stored_budget(out), row))
         keep(out, entry)
-    return save(Finding.from_json(entry["finding"]), directory)
+    return save(Finding.from_json(entry["finding"]), directory, force)

@@ -30,7 +30,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import replace
 
-from minecheck.model.answers import Failure, FailureKind, Mode
+from minecheck.model.answers import Failure, FailureKind, Mode, SolverResult
 from minecheck.model.board import Board
 from minecheck.model.budget import Budget
 from minecheck.model.solver import Solver
@@ -88,19 +88,27 @@ def batch_budget(budget: Budget, items: int) -> Budget:
 def run_batch(solver: Solver, items: Sequence[Item], budget: Budget | None) -> list[Outcome]:
     """Every item's outcome, as ``sandbox.run(solver, "solve", item, budget)`` would give it, in one sandboxed
     call where possible (in-process, one by one, when ``budget`` is None or the solver runs its own process)."""
-    if budget is None or not sandbox.SUPPORTED or getattr(solver, "runs_own_process", False):
-        return [_one(solver, item, budget) for item in items]
     outcomes: list[Outcome | None] = [None] * len(items)
+    if budget is None or not sandbox.SUPPORTED or getattr(solver, "runs_own_process", False):
+        for i, item in enumerate(items):
+            if outcomes[i] is None:
+                outcomes[i] = _one(solver, item, budget)
+                _skip_hung_board(solver, items, outcomes, i, range(len(items)))
+        return [o for o in outcomes if o is not None]
     pending = list(range(len(items)))
     batch = runner(solver)
     while pending:
+        pending = [i for i in pending if outcomes[i] is None]  # a board it hung on is not run in its other mode
+        if not pending:
+            break
         struct.pack_into("<q", batch.mark, 0, -1)
         call = sandbox.run(batch, "run", ([items[i] for i in pending], budget), batch_budget(budget, len(pending)))
         if call.error is None and isinstance(call.value, list):
             for i, outcome in zip(pending, call.value):
                 outcomes[i] = outcome
             if call.value and call.value[-1].stop is not None:
-                sandbox.sandbox().close()
+                sandbox.sandbox(batch).close()
+                _skip_hung_board(solver, items, outcomes, pending[len(call.value) - 1], pending)
             pending = pending[len(call.value):]
             continue
         k = batch.current()
@@ -108,13 +116,33 @@ def run_batch(solver: Solver, items: Sequence[Item], budget: Budget | None) -> l
             # not stopped on an item (an answer that could not be sent back, a death after the last item):
             # what is left runs one call at a time, as it would have alone
             for i in pending:
-                outcomes[i] = _one(solver, items[i], budget)
+                if outcomes[i] is None:
+                    outcomes[i] = _one(solver, items[i], budget)
+                    _skip_hung_board(solver, items, outcomes, i, pending)
             break
         outcomes[pending[k]] = _blamed(call, budget)
+        _skip_hung_board(solver, items, outcomes, pending[k], pending)
         pending = pending[:k] + pending[k + 1:]
     answered = [o for o in outcomes if o is not None]
     assert len(answered) == len(items), "every item of a batch gets an outcome"
     return answered
+
+
+HUNG = (Stop.CPU, Stop.IDLE)
+
+
+def _skip_hung_board(solver: Solver, items: Sequence[Item], outcomes: list[Outcome | None], hung: int,
+                     others: Sequence[int]) -> None:
+    """After a timeout on item ``hung``, the solver's other items on the same board (its other mode) are declined,
+    not run: a hang costs one finding on its board (docs/checking.md), and one budget, not two."""
+    outcome = outcomes[hung]
+    if outcome is None or outcome.stop not in HUNG:
+        return
+    board, mode = items[hung]
+    for i in others:
+        if outcomes[i] is None and items[i][0] is board:
+            outcomes[i] = Outcome(value=SolverResult(solver.name, items[i][1], declined=(
+                f"not run: stopped on this board in the {mode.value} mode (a hang costs one finding)")))
 
 
 def _one(solver: Solver, item: Item, budget: Budget | None) -> Outcome:

@@ -25,6 +25,8 @@ _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 class Usage:
     cpu: float  # seconds, user + system, of the tree's processes and the children they waited for
     rss_mib: float
+    runnable: bool = False  # some process of the tree runs or waits only for a core (state R): computing,
+    # however little CPU a loaded machine gives it, so never idle
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,7 @@ class Proc:
     child_ticks: int  # ... of the children it has waited for, and of theirs
     pages: int  # resident
     start: int  # clock ticks after boot: with the pid, names the process (ids are reused)
+    runnable: bool = False  # state R: running, or ready to run and waiting for a core
 
 
 def processes() -> dict[int, Proc]:
@@ -59,7 +62,7 @@ def processes() -> dict[int, Proc]:
         fields = stat[stat.rfind(b")") + 2:].split()  # after the command: state, ppid, pgrp, ...
         table[int(entry)] = Proc(int(entry), int(fields[1]), int(fields[2]), fields[0] in (b"Z", b"X"),
                                  int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14]),
-                                 int(fields[21]), int(fields[19]))
+                                 int(fields[21]), int(fields[19]), fields[0] == b"R")
     return table
 
 
@@ -92,26 +95,37 @@ def group_usage(root: int, own: bool = True) -> Usage:
     return _usage(members(processes(), root), root, own)
 
 
-def _usage(procs: list[Proc], root: int, own: bool) -> Usage:
+def _usage(procs: list[Proc], root: int, own: bool, quiet: frozenset[int] = frozenset()) -> Usage:
     ticks = sum(p.child_ticks + (p.own_ticks if own or p.pid != root else 0) for p in procs)
-    pages = sum(p.pages for p in procs if own or p.pid != root)
-    return Usage(ticks / _TICK, pages * _PAGE / 2**20)
+    pages = sum(p.pages for p in procs if (own or p.pid != root) and p.pid not in quiet)
+    runnable = any(p.runnable for p in procs if (own or p.pid != root) and p.pid not in quiet)
+    return Usage(ticks / _TICK, pages * _PAGE / 2**20, runnable)
 
 
 class Tree:
     """A solver's processes as its watchdog sees them (``members``), remembered from one look to the next
     so that those a dying root leaves behind are found and killed too."""
 
-    def __init__(self, root: int, own: bool = True):
+    def __init__(self, root: int, own: bool = True, quiet_depth: int = 0):
         self.root, self.own = root, own
+        self.quiet_depth = quiet_depth  # the root and its first descendants down to this depth only wait for
+        # the next (a sandbox and its namespace's init): copies of the caller, their resident memory not counted
         self.seen: dict[int, int] = {}  # pid -> start time, of the processes below the root seen alive
 
-    def usage(self) -> Usage:
-        """The tree's usage now (``group_usage``); it also remembers the processes it holds."""
-        table = processes()
+    def usage(self, table: dict[int, Proc] | None = None) -> Usage:
+        """The tree's usage now (``group_usage``; from ``table`` when read already); it also remembers the
+        processes it holds."""
+        table = processes() if table is None else table
         procs = members(table, self.root, self.seen)
         self.seen = {p.pid: p.start for p in procs if p.pid != self.root}
-        return _usage(procs, self.root, self.own)
+        return _usage(procs, self.root, self.own, self._quiet(table))
+
+    def _quiet(self, table: dict[int, Proc]) -> frozenset[int]:
+        level, quiet = {self.root}, set()
+        for _ in range(self.quiet_depth):
+            quiet |= level
+            level = {p.pid for p in table.values() if p.ppid in level}
+        return frozenset(quiet)
 
     def kill(self, include_root: bool = True) -> set[int]:
         """Kill the tree (the root too, unless ``include_root`` is False); the ids of the processes killed."""

@@ -16,6 +16,11 @@ One run per folder: a run holds a lock on ``.lock`` while it lives (the kernel d
 process dies, even by SIGKILL); a second run on the folder is refused, naming the first.  A fresh
 run refuses a folder that holds another run's files, unless told to ``overwrite`` them, so a
 report never shows a page of an earlier run.
+
+The folder's *manifest* (``.minecheck-files``) names every file minecheck wrote there, noted as it
+is made (``claim``).  ``overwrite`` removes those and nothing else, and refuses a folder holding any
+other file, naming it; a fresh run refuses a folder holding a file it would write over (a user's
+``index.html``); an ``--out`` that is a symbolic link is refused, naming where it points.
 """
 
 from __future__ import annotations
@@ -24,16 +29,18 @@ import errno
 import fcntl
 import json
 import os
+import shutil
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from minecheck.model.errors import BadFile, FolderRefused
+from minecheck.model.errors import BadFile, FolderRefused, RunDisturbed
 
 FINDINGS = "findings.jsonl"
 SUMMARY = "summary.json"
 LOCK = ".lock"
+MANIFEST = ".minecheck-files"  # the names of the files minecheck wrote in a run folder, one a line
 RUN_FILES = ("*.jsonl", "*.json", "*.html", "junit.xml", "*.tmp")  # what a run writes, and overwrite removes
 _HELD: dict[Path, int] = {}  # folder -> the open descriptor holding its lock, for this process's life
 
@@ -68,15 +75,27 @@ class RunFolder:
                                  "resume with the same options or use another --out")
             done = self._keep_complete(warn or (lambda _: None))
             write_json(stored_path, merged(stored, given) if merged else given)
+            self._expect_as_now()
             return done
-        earlier = run_files(self.path)
-        if earlier and not overwrite:
-            names = ", ".join(p.name for p in earlier[:3]) + (", ..." if len(earlier) > 3 else "")
-            raise FolderRefused(f"{self.path} holds the files of an earlier run ({names}): add --resume to continue "
-                                "it, --overwrite to replace it, or choose another --out")
-        for path in earlier:
-            path.unlink()
+        ours, foreign = sorted(claimed(self.path)), foreign_files(self.path)
+        clash = [p for p in foreign if p in set(run_files(self.path))]
+        if foreign and overwrite:
+            raise FolderRefused(f"{self.path} holds files minecheck did not write ({_names(foreign)}); --overwrite "
+                                "removes only the files of an earlier run: move them, or choose another --out")
+        if clash:
+            raise FolderRefused(f"{self.path} holds files minecheck did not write and would write over "
+                                f"({_names(clash)}): move them, or choose another --out")
+        if ours and not overwrite:
+            raise FolderRefused(f"{self.path} holds the files of an earlier run ({_names(ours)}): add --resume to "
+                                "continue it, --overwrite to replace it, or choose another --out")
+        for path in ours:
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            else:
+                path.unlink(missing_ok=True)
+        _forget(self.path)
         write_json(stored_path, given)
+        self._expect_as_now()
         return set()
 
     def _keep_complete(self, warn: Warn) -> set[Hashable]:
@@ -101,19 +120,43 @@ class RunFolder:
         return rows
 
     def record(self, result: dict, findings: Iterable[str]) -> None:
-        """Append the task's findings (synced), then its result line."""
-        with open(self.path / FINDINGS, "a") as f:
-            for line in findings:
-                f.write(line + "\n")
-            f.flush()
-            os.fsync(f.fileno())
-        with open(self.path / self.results, "a") as f:
-            f.write(json.dumps(result) + "\n")
+        """Append the task's findings (synced), then its result line; RunDisturbed (naming the file) when the
+        run's files were changed under it or cannot be written (a full disk: the lines written are taken back,
+        so no file ends torn)."""
+        self.check_undisturbed()
+        claim(self.path / FINDINGS)
+        claim(self.path / self.results)
+        _append(self.path / FINDINGS, "".join(line + "\n" for line in findings), sync=True)
+        _append(self.path / self.results, json.dumps(result) + "\n")
+
+    def check_undisturbed(self) -> None:
+        """RunDisturbed, naming the file and what changed, if the lock or the files this run appends to are
+        not as it left them (another program wrote, removed or replaced them)."""
+        held = _HELD.get(self.path.resolve())
+        if held is not None:
+            try:
+                same = os.stat(self.path / LOCK).st_ino == os.fstat(held).st_ino
+            except FileNotFoundError:
+                same = False
+            if not same:
+                raise RunDisturbed(self.path / LOCK, "removed or replaced while the run held it (another program "
+                                   "changed the run's folder); the run stopped; --resume continues it")
+        for path in (self.path / FINDINGS, self.path / self.results):
+            expected, now = _EXPECTED.get(path.resolve(), _UNKNOWN), _state(path)
+            if expected is not _UNKNOWN and now != expected:
+                raise RunDisturbed(path, f"{_change(expected, now)} while the run wrote it (another program changed "
+                                   "it); the run stopped; --resume continues it from what is whole")
+
+    def _expect_as_now(self) -> None:
+        for path in (self.path / FINDINGS, self.path / self.results):
+            _EXPECTED[path.resolve()] = _state(path)
 
     def settle(self, result_order: Callable[[dict], tuple], finding_order: Callable[[dict], tuple]) -> None:
         """Both files rewritten in task order (stable), whatever order the workers finished in."""
+        self.check_undisturbed()
         settle(self.path / FINDINGS, finding_order)
         settle(self.path / self.results, result_order)
+        self._expect_as_now()
 
     def earlier_seconds(self) -> float:
         """Seconds the runs before this one took (summary.json), so a resumed run reports its total; a
@@ -125,10 +168,127 @@ class RunFolder:
         return seconds if isinstance(seconds, int | float) and seconds >= 0 else 0.0
 
 
+_UNKNOWN = ("unknown",)
+_EXPECTED: dict[Path, tuple[int, int] | None] = {}  # appended file -> (inode, size) as the run left it; None: absent
+
+
+def _state(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return st.st_ino, st.st_size
+
+
+def _change(expected: tuple[int, int] | None, now: tuple[int, int] | None) -> str:
+    if now is None:
+        return "removed"
+    if expected is None:
+        return f"made by another program ({now[1]} bytes)"
+    if now[0] != expected[0]:
+        return f"replaced by another file ({now[1]} bytes, where the run had written {expected[1]})"
+    return f"{now[1]} bytes where the run had written {expected[1]}"
+
+
+def _append(path: Path, text: str, sync: bool = False) -> None:
+    """Append ``text`` whole or not at all: on a failed write (a full disk) the file is cut back to its size
+    before, and RunDisturbed names it."""
+    data = text.encode()
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        before = os.fstat(fd).st_size
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            if sync:
+                os.fsync(fd)
+        except OSError as err:
+            try:
+                os.ftruncate(fd, before)
+            except OSError:
+                pass
+            raise RunDisturbed(path, f"cannot write ({err.strerror or err}); the run stopped with every line "
+                               "before whole; --resume continues it once there is room") from None
+        _EXPECTED[path.resolve()] = _state(path)
+    finally:
+        os.close(fd)
+
+
+def _names(paths: list[Path]) -> str:
+    return ", ".join(p.name for p in paths[:5]) + (f", ... ({len(paths)} in all)" if len(paths) > 5 else "")
+
+
+_CLAIMED: dict[Path, set[str]] = {}  # run folder -> the names its manifest holds, as this process knows them
+
+
+def _run_folder_of(path: Path) -> tuple[Path, str] | None:
+    """The run folder ``path`` lies in (its own folder or the one above, holding a lock or a manifest) and the
+    name in it that holds ``path``; None outside run folders (a baseline written anywhere claims nothing)."""
+    for folder in (path.parent, path.parent.parent):
+        if (folder / LOCK).exists() or (folder / MANIFEST).exists():
+            return folder, path.relative_to(folder).parts[0]
+    return None
+
+
+def claim(path: Path) -> None:
+    """Note in its run folder's manifest that minecheck made ``path`` (once per name and process)."""
+    found = _run_folder_of(path)
+    if found is None:
+        return
+    folder, name = found
+    known = _CLAIMED.setdefault(folder.resolve(), set(_manifest(folder)))
+    if name in known:
+        return
+    known.add(name)
+    with open(folder / MANIFEST, "a") as f:
+        f.write(name + "\n")
+
+
+def _manifest(folder: Path) -> list[str]:
+    try:
+        return [n for n in (folder / MANIFEST).read_text().splitlines() if n and "/" not in n and n not in (".", "..")]
+    except OSError:
+        return []
+
+
+def _forget(folder: Path) -> None:
+    """The folder's manifest emptied (its files removed by ``overwrite``)."""
+    (folder / MANIFEST).unlink(missing_ok=True)
+    _CLAIMED.pop(folder.resolve(), None)
+
+
+def claimed(folder: Path) -> list[Path]:
+    """The files (and folders) in ``folder`` that its manifest says minecheck made, with their temporary files."""
+    names = set(_manifest(folder))
+    return [p for p in folder.iterdir() if p.name in names or p.name.removesuffix(".tmp") in names]
+
+
+def foreign_files(folder: Path) -> list[Path]:
+    """What ``folder`` holds that minecheck did not make there (not in its manifest), in name order."""
+    ours = {p.name for p in claimed(folder)} | {LOCK, MANIFEST}
+    return sorted(p for p in folder.iterdir() if p.name not in ours)
+
+
+def refuse_foreign(path: Path, is_ours: Callable[[Path], bool], option: str, force: bool = False) -> None:
+    """Before replacing ``path``: FolderRefused, naming it, if it is there and not a file minecheck writes
+    (``is_ours`` reads it), unless ``force``; a link is refused too, naming where it points."""
+    if force:
+        return
+    if path.is_symlink():
+        raise FolderRefused(f"{option} {path}: a link to {os.readlink(path)}; give the file itself, or add --force")
+    if path.exists() and (not path.is_file() or not is_ours(path)):
+        raise FolderRefused(f"{option} {path}: there already, and not a file minecheck wrote; minecheck replaces "
+                            "only its own files: choose another name, or add --force to replace it")
+
+
 def make_folder(path: Path, option: str) -> None:
     """Make the folder a run writes to, or say plainly why it cannot be (ValueError naming it)."""
     if path.is_symlink() and not path.exists():
         raise FolderRefused(f"{option} {path}: a link to {os.readlink(path)}, which does not exist")
+    if path.is_symlink():
+        raise FolderRefused(f"{option} {path}: a link to {os.readlink(path)}; give the folder itself "
+                            f"({path.resolve()}), so that what minecheck writes and removes is plain")
     if path.exists() and not path.is_dir():
         raise FolderRefused(f"{option} {path}: a file, not a folder")
     try:
@@ -216,6 +376,7 @@ def write_text(path: Path, text: str) -> None:
     """Write a file whole, through a temporary one and a rename: a kill or a full disk (the OSError
     still raised) leaves the last good file and no temporary one."""
     tmp = path.with_name(path.name + ".tmp")
+    claim(path)
     try:
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(text)

@@ -22,8 +22,9 @@ to.  Each call has:
 What stopped a call is part of its answer (``minecheck.running.stops``: a message that names the
 budget and holds no measured time, so findings are the same on every run); the tree is read and killed
 by ``minecheck.running.proctree``, watched by ``minecheck.running.watchdog``, and reaped as a subreaper
-does (``minecheck.running.reaper``).  A stopped or dead sandbox is replaced by a new fork on the next
-call; nothing else the worker holds is lost.
+does (``minecheck.running.reaper``).  Each object (a solver, a batch runner) has a
+sandbox of its own, so no solver's changes to its interpreter reach a reference or another solver.  A
+stopped or dead sandbox is replaced by a new fork on the next call; nothing else the worker holds is lost.
 
 Linux only (``/proc`` and ``fork``); elsewhere ``run`` calls in-process without limits.
 """
@@ -45,7 +46,8 @@ from dataclasses import replace
 from typing import Any
 
 from minecheck.model.budget import Budget
-from minecheck.running.proctree import FORK_LOCK, KILL_WAIT, Tree, adopting, ended, reap_adopted
+from minecheck.running import namespace
+from minecheck.running.proctree import FORK_LOCK, KILL_WAIT, Tree, adopting, ended, processes, reap_adopted
 from minecheck.running.reaper import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, end_descendants, prctl
 from minecheck.running.stops import CpuBudget, Outcome, Stop, describe_error, describe_status, stop_message
 from minecheck.running.watchdog import watch
@@ -102,25 +104,28 @@ def channel_pair() -> tuple[Channel, Channel]:
 
 
 class Sandbox:
-    """A forked child that runs calls one at a time for the thread that made it.
+    """A forked child that runs the calls of one object (a solver, a batch runner) one at a time, for the
+    thread that made it.
 
-    Objects are not sent to the child: the child inherits them when it is forked, and a call
-    names the object and its method.  A call on an object the current child does not hold forks
-    a new child (in a campaign: once per solver and worker, on the first board).
+    The object is not sent to the child: the child inherits it when it is forked, and a call names its
+    method.  One object per child: whatever a solver changes in its interpreter (a patched module, a
+    global cache, the recursion limit) stays in its own child, never seen by a reference or another
+    solver (in a campaign: a child per solver and worker, forked on the first board, and again after a stop).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, owner: object) -> None:
+        self.owner = owner  # kept alive, so that its id is not reused while this sandbox is known by it
         self.pid: int | None = None
         self.conn: Channel | None = None
-        self.known: dict[int, object] = {}  # id -> object, kept alive so that ids are not reused
-        self.forked_with: frozenset[int] = frozenset()
         self.reaped = 0.0  # CPU seconds of the children this sandbox has waited for (and of theirs)
         self.tree: Tree | None = None  # the live child's processes
 
-    def cpu(self) -> float:
+    def cpu(self, table: dict | None = None) -> float:
         """CPU seconds its children have spent so far, the live one's included, with what they started
-        (os.times() counts a child only once it is waited for, whatever caller it worked for)."""
-        return self.reaped + (self.tree.usage().cpu if self.tree is not None and self.pid is not None else 0.0)
+        (os.times() counts a child only once it is waited for, whatever caller it worked for; ``table``: the
+        processes, read once for many sandboxes)."""
+        live = self.tree is not None and self.pid is not None
+        return self.reaped + (self.tree.usage(table).cpu if live else 0.0)
 
     def call(self, owner: object, method: str, args: tuple, budget: Budget) -> Outcome:
         outcome = self._call(owner, method, args, budget)
@@ -135,13 +140,13 @@ class Sandbox:
         return outcome
 
     def _call(self, owner: object, method: str, args: tuple, budget: Budget) -> Outcome:
-        self.known.setdefault(id(owner), owner)
-        if self.pid is None or id(owner) not in self.forked_with:
+        assert owner is self.owner, "a sandbox serves the one object it was made for"
+        if self.pid is None:
             self._fork()
         assert self.conn is not None and self.pid is not None
         start = time.perf_counter()
         try:
-            self.conn.send((id(owner), method, args, budget))
+            self.conn.send((method, args, budget))
         except (BrokenPipeError, ConnectionResetError, OSError):
             return self._died(start, budget)
         seen: list[str] = []
@@ -172,6 +177,7 @@ class Sandbox:
             _flush(stream)
         caller = os.getpid()
         with FORK_LOCK:  # no other thread's child is forked holding this child's end of the channel
+            fenced = namespace.enter_allowed()
             parent, child = channel_pair()
             pid = os.fork()
             if pid != 0:
@@ -180,7 +186,10 @@ class Sandbox:
             parent.close()
             code = 0
             try:
-                _serve(child, dict(self.known), caller)
+                if fenced and namespace.enter():
+                    _serve_in_namespace(child, self.owner, caller)
+                else:
+                    _serve(child, self.owner, caller)
             except BaseException:  # noqa: BLE001 - nothing may escape a forked child
                 code = 70
             finally:
@@ -189,8 +198,8 @@ class Sandbox:
             os.setpgid(pid, pid)  # also done in the child; whichever runs first wins the race
         except (ProcessLookupError, PermissionError):
             pass
-        self.pid, self.conn, self.forked_with = pid, parent, frozenset(self.known)
-        self.tree = Tree(pid)
+        self.pid, self.conn = pid, parent
+        self.tree = Tree(pid, quiet_depth=2)  # the child and the namespace's init only wait: not their memory
 
     def _died(self, start: float, budget: Budget) -> Outcome:
         detail = self._exit_status()
@@ -207,19 +216,21 @@ class Sandbox:
             self.close()
             return "the solver's process closed its channel to minecheck without answering"
         # its zombie still holds its id, so the tree's root cannot be another process yet
+        seen = self.tree.usage().cpu
         reap_adopted(self.tree.kill(include_root=False))
         try:
-            status = self._reap()
+            status = self._reap(seen)
         except ChildProcessError:
             return "the solver's process ended without answering"
         self.pid = None
         return describe_status(status)
 
-    def _reap(self) -> int:
-        """Wait for the child; its wait status, its CPU added to ``reaped``."""
+    def _reap(self, seen: float = 0.0) -> int:
+        """Wait for the child; its wait status, its CPU added to ``reaped`` (at least ``seen``, the tree's CPU
+        last read alive: processes killed in the namespace are waited for by no one who reports them)."""
         assert self.pid is not None
         _, status, usage = os.wait4(self.pid, 0)
-        self.reaped += usage.ru_utime + usage.ru_stime
+        self.reaped += max(usage.ru_utime + usage.ru_stime, seen)
         return status
 
     def close(self) -> None:
@@ -229,27 +240,49 @@ class Sandbox:
             self.conn = None
         if self.pid is not None:
             assert self.tree is not None
+            seen = self.tree.usage().cpu
             with adopting():  # the killed child's zombies come here, not to an init that may not reap
                 killed = self.tree.kill()
                 try:
-                    self._reap()
+                    self._reap(seen)
                 except ChildProcessError:
                     pass
                 reap_adopted(killed)
             self.pid = None
 
 
-def _die_with_parent(parent: int) -> None:
+def _die_with_parent(parent: int | None) -> None:
     """Ask Linux to kill this child when the thread that forked it ends (PR_SET_PDEATHSIG), so that no
-    sandbox outlives its caller, even one stuck in C when the caller is killed."""
+    sandbox outlives its caller, even one stuck in C when the caller is killed (``parent`` None: in a
+    namespace, where the parent has no number to check)."""
     if not prctl(PR_SET_PDEATHSIG, signal.SIGKILL):
         return
-    if os.getppid() != parent:  # the caller was gone before the request took effect
+    if parent is not None and os.getppid() != parent:  # the caller was gone before the request took effect
         os._exit(0)
 
 
-def _serve(conn: Channel, owners: dict[int, object], parent: int) -> None:
-    """The child's loop: receive (object id, method, args, budget), answer an Outcome, until the pipe closes.
+def _serve_in_namespace(conn: Channel, owner: object, caller: int) -> None:
+    """The sandbox's child, its children in a PID namespace of their own (``minecheck.running.namespace``):
+    fork the namespace's init, which forks the process that serves the calls; end as that one ends."""
+    _die_with_parent(caller)
+    os.setpgid(0, 0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    init = os.fork()
+    if init == 0:
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the namespace (and all in it) ends with this child
+        namespace.mount_proc()
+        server = os.fork()
+        if server == 0:
+            _serve(conn, owner, None)
+            os._exit(0)
+        conn.close()
+        namespace.run_init(server)
+    conn.close()  # only the serving process holds the channel: its end is the channel's end
+    namespace.exit_as(namespace.wait_for(init))
+
+
+def _serve(conn: Channel, owner: object, parent: int | None) -> None:
+    """The child's loop: receive (method, args, budget), answer an Outcome, until the pipe closes.
 
     The child is a subreaper: whatever a call starts stays below it, however it forks, changes its
     session or exits, and is killed and waited for when the call ends (``end_descendants``).  A solver
@@ -269,12 +302,12 @@ def _serve(conn: Channel, owners: dict[int, object], parent: int) -> None:
     memory_soft, _ = resource.getrlimit(resource.RLIMIT_AS)
     while True:
         try:
-            key, method, args, budget = conn.recv()
+            method, args, budget = conn.recv()
         except (EOFError, OSError):
             end_descendants()
             return
         children = _children_cpu()
-        outcome = _run_limited(getattr(owners[key], method), args, budget, memory_soft)
+        outcome = _run_limited(getattr(owner, method), args, budget, memory_soft)
         end_descendants()  # nothing a call started outlives it
         outcome = replace(outcome, cpu=outcome.cpu + _children_cpu() - children)
         for stream in (sys.stdout, sys.stderr):
@@ -354,12 +387,30 @@ def _address_space() -> int:
 _local = threading.local()
 
 
-def sandbox() -> Sandbox:
-    """This thread's sandbox (threads of a dask worker each get their own)."""
-    box = getattr(_local, "box", None)
-    if box is None or getattr(_local, "pid", None) != os.getpid():  # a forked worker gets its own, too
-        box = _local.box = Sandbox()
-        _local.pid = os.getpid()
+LIVE_SANDBOXES = 32  # a thread's sandboxes kept; past that the one used longest ago is ended (its CPU still counted)
+
+
+def _boxes() -> dict[int, Sandbox]:
+    """This thread's sandboxes by the id of the object each serves, the one used last at the end (threads of
+    a dask worker each have theirs)."""
+    boxes = getattr(_local, "boxes", None)
+    if boxes is None or getattr(_local, "pid", None) != os.getpid():  # a forked worker makes its own, too
+        boxes = _local.boxes = {}
+        _local.pid, _local.ended_cpu = os.getpid(), 0.0
+    return boxes
+
+
+def sandbox(owner: object) -> Sandbox:
+    """This thread's sandbox for ``owner``: a child of its own, holding no other solver."""
+    boxes = _boxes()
+    box = boxes.pop(id(owner), None)
+    if box is None or box.owner is not owner:
+        if box is not None:
+            _end(box)
+        box = Sandbox(owner)
+    boxes[id(owner)] = box
+    while len(boxes) > LIVE_SANDBOXES:  # objects made call after call (a test's probes) leave no child each
+        _end(boxes.pop(next(iter(boxes))))
     return box
 
 
@@ -367,14 +418,28 @@ _programs = threading.local()  # CPU seconds of the programs (cmd: solvers) this
 
 
 def count_program_cpu(seconds: float) -> None:
-    """Add a program's CPU seconds to this thread's (``thread_cpu``): a program runs outside the sandbox."""
+    """Add a program's CPU seconds to this thread's (``thread_cpu``): a program runs outside the sandboxes."""
     _programs.cpu = getattr(_programs, "cpu", 0.0) + seconds
 
 
+def _end(box: Sandbox) -> None:
+    box.close()
+    _local.ended_cpu += box.cpu()
+
+
+def close_all() -> None:
+    """Stop every sandbox of this thread (their CPU stays counted by ``thread_cpu``)."""
+    for box in _boxes().values():
+        box.close()
+
+
 def thread_cpu() -> float:
-    """CPU seconds of this thread, of the solver runs its sandbox made, live or ended, and of the programs it
-    ran: a budget that other threads' work, and solver runs ended later for earlier callers, do not eat."""
-    return time.thread_time() + sandbox().cpu() + getattr(_programs, "cpu", 0.0)
+    """CPU seconds of this thread, of the solver runs its sandboxes made, live or ended, and of the programs
+    it ran: a budget that other threads' work, and solver runs ended later for earlier callers, do not eat."""
+    boxes = _boxes()
+    table = processes() if any(box.pid is not None for box in boxes.values()) else {}  # one look for all
+    return (time.thread_time() + _local.ended_cpu + sum(box.cpu(table) for box in boxes.values())
+            + getattr(_programs, "cpu", 0.0))
 
 
 def run(owner: object, method: str, args: tuple, budget: Budget | None) -> Outcome:
@@ -388,4 +453,4 @@ def run(owner: object, method: str, args: tuple, budget: Budget | None) -> Outco
         except Exception as err:  # noqa: BLE001 - whatever the solver raised is its answer
             value, error = None, describe_error(err)
         return Outcome(value=value, error=error, cpu=time.process_time() - cpu0, wall=time.perf_counter() - wall0)
-    return sandbox().call(owner, method, args, budget)
+    return sandbox(owner).call(owner, method, args, budget)

@@ -1,5 +1,10 @@
 """The watchdog: waits for a call's answer while its process tree stays within its budget, and says which
-limit it crossed (CPU, resident memory, idling) when it does not."""
+limit it crossed (CPU, resident memory, idling) when it does not.
+
+Idling is judged by what the tree's processes are doing, not by how much CPU a busy machine lets them have:
+a tree with a runnable process (state R: computing, or waiting for a core) is never idle; one whose
+processes all sleep, wait or are stopped (SIGSTOP) and gain no CPU for the idle window is.
+"""
 
 from __future__ import annotations
 
@@ -49,8 +54,8 @@ def watch(root: int, budget: Budget, answered: Callable[[float], bool],
             return Stop.CPU
         if budget.memory_mib is not None and now_using.rss_mib > (resident_cap_mib or _resident_cap(budget)):
             return Stop.MEMORY
-        if now_using.cpu - progress_cpu >= IDLE_PROGRESS:
-            progress_cpu, progress_at = now_using.cpu, now
+        if now_using.cpu - progress_cpu >= IDLE_PROGRESS or now_using.runnable:
+            progress_cpu, progress_at = now_using.cpu, now  # computing, however slowly the load lets it
         elif now - progress_at > budget.idle_after:
             return Stop.IDLE
     return None

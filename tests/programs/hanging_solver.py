@@ -98,14 +98,16 @@ class DyingSolver(_LikeExact):
 
 
 class WorkerKiller(_LikeExact):
-    """Kills the process that runs it in a sandbox - the campaign's worker - on the boards ``dies_on`` picks:
-    what an out-of-memory killer or a bug in minecheck itself would do to a worker."""
+    """Kills the campaign's worker on the boards ``dies_on`` picks: what an out-of-memory killer or a bug in
+    minecheck itself would do to a worker.  A solver in a sandbox cannot (its own PID namespace), so this one
+    says it runs its own process, as ``cmd:`` solvers do, and is called in the worker itself."""
 
-    def solve(self, board: Board, mode: Mode) -> SolverResult:
+    runs_own_process = True
+
+    def solve_limited(self, board: Board, mode: Mode, budget) -> SolverResult:
         if dies_on(board):
-            os.kill(os.getppid(), signal.SIGKILL)
-            time.sleep(5)
-        return super().solve(board, mode)
+            os.kill(os.getpid(), signal.SIGKILL)
+        return self.solve(board, mode)
 
 
 HANG = "hanging_solver:HangingSolver"

@@ -39,8 +39,10 @@ def answer(text: str, mode: str, how: str | None) -> dict | str:
         while True:
             pass
     if how == "spawn-spinner":
-        child = subprocess.Popen([sys.executable, "-c", "while True: pass"])
-        print(f"spinner {child.pid}", file=sys.stderr, flush=True)
+        # the spinner names itself by the number /proc gives it (in a PID namespace, the one the test sees)
+        subprocess.Popen([sys.executable, "-c", "import os, sys\n"
+                          "print('spinner', os.readlink('/proc/self'), file=sys.stderr, flush=True)\n"
+                          "while True: pass"])
         time.sleep(600)
     count = count_board(board, Mode(mode))
     if not count.consistent:

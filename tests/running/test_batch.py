@@ -17,7 +17,7 @@ from minecheck.check.findings import Kind, read_findings
 from minecheck.model.answers import Mode
 from minecheck.model.budget import Budget
 from minecheck.running.registry import get_solver, run_solver, run_solver_batch
-from minecheck.running.sandbox import sandbox
+from minecheck.running.sandbox import close_all
 
 FAST = Budget(cpu=0.5, memory_mib=256, idle=1.0)
 BOARDS = [small_entry(3, i).board for i in range(0, small_count(3), 3)]  # 60 boards of 1 to 3 cells
@@ -99,4 +99,4 @@ def test_a_dying_solver_in_a_batch_costs_a_crash_on_its_own_boards(tmp_path):
     findings = read_findings(tmp_path)
     assert {f.index for f in findings} == deadly and deadly
     assert all(f.kind is Kind.CRASH and "exited with status 3" in f.subject_says for f in findings)
-    sandbox().close()
+    close_all()

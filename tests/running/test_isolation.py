@@ -126,11 +126,25 @@ def _assert_stopped_and_the_rest_kept(findings: list) -> None:
         assert (hanging_solver.HUNGRY, Kind.CRASH, index, Mode.LOCAL) in by
     assert any(f.subject == "ilp@seed" for f in findings), "the worker's other work is kept"
     hungry = [f for f in findings if f.subject == hanging_solver.HUNGRY]
-    assert all("memory limit of 256 MiB" in f.subject_says for f in hungry)
+    assert hungry and all("memory limit of 256 MiB" in f.subject_says for f in hungry)
 
 
 def test_hanging_and_hungry_solvers_are_stopped_in_local_processes(tmp_path):
     _assert_stopped_and_the_rest_kept(_campaign(tmp_path, None))
+
+
+def test_hanging_and_hungry_solvers_are_stopped_the_same_on_a_loaded_machine(tmp_path):
+    """Two CPU-burning processes per core: a computing solver that gets little CPU is still computing (its
+    process is runnable), never idle, so the hungry solver reaches its memory limit as on a quiet machine."""
+    import os
+
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2 * (os.cpu_count() or 1))]
+    try:
+        _assert_stopped_and_the_rest_kept(_campaign(tmp_path, None))
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
 
 
 def test_hanging_and_hungry_solvers_are_stopped_on_a_dask_cluster(tmp_path):
@@ -228,30 +242,38 @@ def test_a_sandbox_busy_in_a_call_does_not_outlive_its_caller():
     import os
     import signal
 
+    from minecheck.running.reaper import descendants
+
     code = (f"import sys; sys.path[:0] = [{str(Path(__file__).parent)!r}, {str(PROGRAMS.parent)!r}]\n"
             "from minecheck.running import sandbox as isolation\n"
             "from minecheck.model.budget import Budget\n"
             "import test_isolation as t\n"
             "probe = t._Probe()\n"
-            "print(isolation.run(probe, 'pid', (), Budget(cpu=5)).value, flush=True)\n"
+            "isolation.run(probe, 'pid', (), Budget(cpu=5))\n"
+            "print(isolation.sandbox(probe).pid, flush=True)\n"
             "isolation.run(probe, 'hang', (), Budget(cpu=5, idle=600))\n")
     caller = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, cwd=TESTS)
     sandbox = int(caller.stdout.readline())
     time.sleep(0.5)  # the sandbox is asleep in its call now
-    os.kill(sandbox, 0)
+    tree = [sandbox, *descendants(sandbox)]  # with its namespace's init and the process serving the call
     caller.send_signal(signal.SIGKILL)
     caller.wait()
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        try:
-            with open(f"/proc/{sandbox}/stat") as f:
-                if f.read().split(")")[-1].split()[0] == "Z":
-                    return
-        except FileNotFoundError:
+        if all(_gone(pid) for pid in tree):
             return
         time.sleep(0.05)
-    os.kill(sandbox, signal.SIGKILL)
-    raise AssertionError(f"sandbox {sandbox} still ran its call after its caller was killed")
+    for pid in tree:
+        os.kill(pid, signal.SIGKILL)
+    raise AssertionError(f"sandbox {tree} still ran its call after its caller was killed")
+
+
+def _gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
 
 
 def test_a_watchdog_that_was_itself_stopped_does_not_call_the_solver_idle(monkeypatch):
@@ -292,8 +314,9 @@ def test_thread_cpu_counts_a_live_sandbox_once_and_not_again_when_it_is_reaped()
     # sandbox made by an earlier task in the same worker was charged that task's CPU (a mineai@fixed
     # shrink stopped after 26 calls and 8 s, where a fresh process ran 314 calls)
     before = thread_cpu()
-    assert isolation.run(Spinner(), "spin", (0.3,), Budget(cpu=5)).value == 0.3
+    spinner = Spinner()
+    assert isolation.run(spinner, "spin", (0.3,), Budget(cpu=5)).value == 0.3
     assert thread_cpu() - before >= 0.25, "the live sandbox's CPU counts while it lives"
-    mark = thread_cpu()
-    sandbox().close()  # the child is waited for here
-    assert abs(thread_cpu() - mark) < 0.1, "and is not counted a second time when it ends"
+    mark = sandbox(spinner).cpu()
+    sandbox(spinner).close()  # the child is waited for here (the caller's own CPU for that is its own)
+    assert abs(sandbox(spinner).cpu() - mark) < 0.1, "and is not counted a second time when it ends"

@@ -33,8 +33,14 @@ def options(*extra: tuple[str, dict]) -> argparse.Namespace:
 
 
 def record(pids: str | None, pid: int) -> None:
-    """Append a process id to the pids file (in one write, so that processes writing at once do not mix)."""
+    """Append a process id to the pids file (in one write, so that processes writing at once do not mix): the
+    number /proc gives it, which for a program in a PID namespace of its own is the one the test sees too."""
     if pids:
+        if pid == os.getpid():
+            try:
+                pid = int(os.readlink("/proc/self"))
+            except (OSError, ValueError):
+                pass
         with open(pids, "a") as f:
             f.write(f"{pid}\n")
 

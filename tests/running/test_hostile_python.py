@@ -1,0 +1,73 @@
+"""The red team's hostile Python solvers (issue 25), beside the process-tree tests: whatever a solver does to
+the interpreter or the processes that run it, the findings are those of its answers alone, the same with
+one worker and with two."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import hostile_python as h
+import pytest
+
+from minecheck.boards.generators import generate_board
+from minecheck.campaigns.campaign import run_campaign
+from minecheck.campaigns.fuzz import Config, board_recipe
+from minecheck.check.findings import read_findings
+from minecheck.model.budget import Budget
+from minecheck.running import namespace
+
+BOARDS = 40
+BUDGET = Budget(cpu=2, idle=1)
+LIES = {"verdict": 8, "consistency": 21}  # what saying "mine" everywhere costs on the first 40 boards of small:3
+
+
+def campaign(tmp_path, jobs: int, *subjects: str):
+    run_campaign(Config(3, subjects, ("exact",), "small:3", budget=BUDGET), tmp_path, boards=BOARDS, jobs=jobs)
+    return read_findings(tmp_path)
+
+
+def kinds(findings, subject: str) -> dict[str, int]:
+    return dict(Counter(f.kind.value for f in findings if f.subject == subject))
+
+
+def judged(findings, subject: str) -> set:
+    return {(f.index, f.kind, f.mode, f.cells) for f in findings if f.subject == subject}
+
+
+@pytest.fixture(scope="module")
+def lies(tmp_path_factory):
+    """The findings of ``Lie`` alone, with one worker."""
+    return judged(campaign(tmp_path_factory.mktemp("lie"), 1, h.LIE), h.LIE)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_solver_that_patches_the_exact_counter_is_judged_by_the_unpatched_one(jobs, tmp_path, lies):
+    findings = campaign(tmp_path, jobs, h.LIE_AND_PATCH)
+    assert kinds(findings, h.LIE_AND_PATCH) == LIES
+    assert judged(findings, h.LIE_AND_PATCH) == lies
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_patching_solver_changes_nothing_for_a_solver_checked_beside_it(jobs, tmp_path, lies):
+    findings = campaign(tmp_path, jobs, h.LIE_AND_PATCH, h.LIE)
+    assert judged(findings, h.LIE) == lies == judged(findings, h.LIE_AND_PATCH)
+
+
+@pytest.mark.skipif(not namespace.enter_allowed(), reason="no PID namespace here: a solver can signal its parent")
+@pytest.mark.parametrize("attack", [h.KILL_PARENT, h.STOP_PARENT])
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_solver_that_kills_or_stops_its_parent_costs_the_others_nothing(attack, jobs, tmp_path, lies):
+    findings = campaign(tmp_path, jobs, attack, h.LIE)
+    assert kinds(findings, h.LIE) == LIES and judged(findings, h.LIE) == lies
+    assert kinds(findings, attack) == {}, "its parent is out of its reach: it answers like exact"
+    assert {f.subject for f in findings} == {h.LIE}, "no finding is blamed on the two together"
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_solver_that_stops_itself_is_stopped_when_idle_once_per_board(jobs, tmp_path):
+    findings = campaign(tmp_path, jobs, h.STOP_SELF)
+    config = Config(3, (h.STOP_SELF,), ("exact",), "small:3")
+    with_total = {i for i in range(BOARDS) if generate_board(board_recipe(config, i)).total_mines is not None}
+    assert kinds(findings, h.STOP_SELF) == {"timeout": len(with_total)}, "one finding a board, not one a mode"
+    assert {f.index for f in findings} == with_total
+    assert all("without using the CPU" in f.subject_says for f in findings)
