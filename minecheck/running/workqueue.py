@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
@@ -63,6 +64,50 @@ def executor(jobs: int, scheduler: str | None) -> Iterator[Executor]:
         yield pool
 
 
+LOOK_EVERY = 1.0  # seconds between two looks at the workers while tasks run
+STOPPED_FOR = 5.0  # seconds a worker may stay stopped (SIGSTOP, from a program below it) before it is killed
+
+
+class _Stopped:
+    """This process's children (the pool's workers) found stopped, and since when: one stopped past STOPPED_FOR
+    is killed, so that its pool breaks and its tasks are run again or recorded, never waited for forever (a
+    program can reach the worker that runs it: only Python solvers run in a PID namespace of their own)."""
+
+    def __init__(self) -> None:
+        self.since: dict[int, float] = {}
+
+    def kill_long_stopped(self) -> None:
+        now = time.monotonic()
+        seen = set(_stopped_children())
+        self.since = {pid: self.since.get(pid, now) for pid in seen}
+        for pid, since in self.since.items():
+            if now - since >= STOPPED_FOR:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+
+
+def _stopped_children() -> list[int]:
+    """The children of this process in the stopped state (T), read from /proc (none where there is none)."""
+    me, out = os.getpid(), []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return out
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == me and fields[0] in (b"T", b"t"):
+            out.append(int(entry))
+    return out
+
+
 def run_tasks(todo: Iterator[T], submit: Submit, finish: Callable[[R], None], died: Callable[[T, str], R],
               jobs: int, scheduler: str | None = None, keep_going: Callable[[], bool] = lambda: True,
               split: Callable[[T], list[T]] | None = None) -> None:
@@ -86,6 +131,7 @@ def _drive(pool: Executor, todo: Iterator[T], submit: Submit, finish: Callable[[
            split: Callable[[T], list[T]] | None = None) -> bool:
     """Feed the pool until done; True if the pool broke (a worker died) and must be replaced."""
     running: dict[Future, T] = {}
+    stopped = _Stopped()
     while True:
         while len(running) < 2 * jobs and keep_going():
             if suspects and running:
@@ -105,7 +151,11 @@ def _drive(pool: Executor, todo: Iterator[T], submit: Submit, finish: Callable[[
                 break
         if not running:
             return False
-        finished, _ = wait(running, return_when=FIRST_COMPLETED)
+        finished: set[Future] = set()
+        while not finished:
+            finished, _ = wait(running, timeout=LOOK_EVERY, return_when=FIRST_COMPLETED)
+            if not finished:
+                stopped.kill_long_stopped()
         lost = []
         for fut in finished:
             task = running.pop(fut)

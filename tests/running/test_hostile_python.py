@@ -71,3 +71,24 @@ def test_a_solver_that_stops_itself_is_stopped_when_idle_once_per_board(jobs, tm
     assert kinds(findings, h.STOP_SELF) == {"timeout": len(with_total)}, "one finding a board, not one a mode"
     assert {f.index for f in findings} == with_total
     assert all("without using the CPU" in f.subject_says for f in findings)
+
+
+def test_a_program_that_stops_the_worker_running_it_does_not_hang_the_campaign(tmp_path):
+    # cmd: programs have no PID namespace (docs/campaigns.md): this one SIGSTOPs its guardian's parent, the pool
+    # worker, on boards with a total; the coordinator sees the worker stopped, kills it, and the campaign ends,
+    # the same with one worker and two
+    import shlex
+    import sys
+
+    from shared import PROGRAMS
+
+    program = "cmd:" + shlex.join([sys.executable, str(PROGRAMS / "hostile" / "stop_grandparent.py")])
+    config = Config(3, (program, h.LIE), ("exact",), "small:3", budget=BUDGET)
+    found = {}
+    for jobs in (1, 2):
+        run_campaign(config, tmp_path / str(jobs), boards=8, jobs=jobs)
+        found[jobs] = sorted(f.to_json() for f in read_findings(tmp_path / str(jobs)))
+    assert found[1] == found[2]
+    crashes = [f for f in read_findings(tmp_path / "1") if f.kind.value == "crash"]
+    assert crashes and all(f.subject_says == "the worker process died during this task" for f in crashes)
+    assert len((tmp_path / "1" / "boards.jsonl").read_text().splitlines()) == 8  # every board checked: no hang
