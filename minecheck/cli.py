@@ -308,10 +308,15 @@ def _certified_text(checked, references: list[str], as_json: bool) -> str:
         proofs = len(cert.refutations)
         state = ("certified" if cert.certified else f"proved WRONG about {', '.join(cert.wrong)}" if cert.wrong
                  else f"not certified ({cert.declined or 'a claim unsettled'})")
-        lines.append(f"certificate: {cert.reference} ({cert.mode.value}) {state}: {len(cert.cells)} verdicts, "
-                     f"{len(cert.witnesses)} layouts, {proofs} refutations of {c.steps} steps in all, "
+        counts = (f"{_n(len(cert.cells), 'verdict')}, {_n(len(cert.witnesses), 'layout')}, "
+                  f"{_n(proofs, 'refutation')} of {_n(c.steps, 'step')} in all")
+        lines.append(f"certificate: {cert.reference} ({cert.mode.value}) {state}: {counts}, "
                      + ("checked by " + c.checker if not c.problems else "CHECK FAILED: " + "; ".join(c.problems)))
     return "\n".join(lines) or "certificate: no reference answer to certify"
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
 
 
 def _verify(args: argparse.Namespace) -> int:
