@@ -241,11 +241,12 @@ class _Live:
 
 
 def _settle_certificates(out: Path) -> None:
-    """certificates.jsonl in board order (then mode, reference): the same file whatever order workers finished in."""
-    rows = read_certificates(out)
+    """certificates.jsonl in board order (then mode, reference), a line each: the same file whatever order the
+    workers finished in, and after a kill and --resume."""
+    rows = {(r.get("index") if r.get("index") is not None else -1, r["mode"], r["reference"]): r
+            for r in read_certificates(out)}  # a board checked again after a kill wrote its lines twice: the last kept
     if rows:
-        rows.sort(key=lambda r: (r.get("index") if r.get("index") is not None else -1, r["mode"], r["reference"]))
-        replace_lines(out / CERTIFICATES, [json.dumps(r, sort_keys=True) for r in rows])
+        replace_lines(out / CERTIFICATES, [json.dumps(rows[k], sort_keys=True) for k in sorted(rows)])
 
 
 def _submit(config: Config):

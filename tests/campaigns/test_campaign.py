@@ -52,6 +52,8 @@ def test_the_same_seed_gives_the_same_findings_on_one_or_two_processes(uninterru
     assert finding_lines(tmp_path) == finding_lines(uninterrupted) != []
     # settled in board order, whatever order the workers finished in: the very same file
     assert (tmp_path / "findings.jsonl").read_text() == (uninterrupted / "findings.jsonl").read_text()
+    # the boards checked again wrote their certificates again: still one line each, in board order
+    assert (tmp_path / "certificates.jsonl").read_text() == (uninterrupted / "certificates.jsonl").read_text()
 
 
 def test_another_seed_gives_other_boards():
