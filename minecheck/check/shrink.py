@@ -154,7 +154,10 @@ def shrink(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, max_calls: 
         return found is not None
 
     for sides in _windows(board, finding.cells):  # one call on a small board can save dozens on a big one
-        candidate = (_crop if isinstance(shape, Position) else _board_crop)(shape, *sides)
+        try:
+            candidate = (_crop if isinstance(shape, Position) else _board_crop)(shape, *sides)
+        except ValueError:  # a cell off the board (a finding edited by hand): no window there
+            continue
         if test(candidate, (sides[0], sides[2])):
             assert passed is not None
             shape, origin = candidate, passed[1]
@@ -186,6 +189,7 @@ def _windows(board: Board, cells: tuple[int, ...]) -> list[tuple[int, int, int, 
     """The crops to try first, each keeping a window of the board around one anchor cell: the finding's first
     cell (one cell that differs shows the kind), then others of its cells spread over the board, or where it
     names none (a count), digits spread over the board; each window once, none that is the whole board."""
+    cells = tuple(c for c in cells if 0 <= c < board.size)
     pool = cells or tuple(board.digits)
     step = max(1, len(pool) // ANCHORS)
     anchors = ([pool[0]] if cells else []) + list(pool[step // 2 if not cells else step::step])[:ANCHORS]
