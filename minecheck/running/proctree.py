@@ -42,6 +42,7 @@ class Proc:
     pages: int  # resident
     start: int  # clock ticks after boot: with the pid, names the process (ids are reused)
     runnable: bool = False  # state R: running, or ready to run and waiting for a core
+    stopped: bool = False  # state T or t: stopped by a signal (SIGSTOP) or a tracer
 
 
 def processes() -> dict[int, Proc]:
@@ -62,7 +63,7 @@ def processes() -> dict[int, Proc]:
         fields = stat[stat.rfind(b")") + 2:].split()  # after the command: state, ppid, pgrp, ...
         table[int(entry)] = Proc(int(entry), int(fields[1]), int(fields[2]), fields[0] in (b"Z", b"X"),
                                  int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14]),
-                                 int(fields[21]), int(fields[19]), fields[0] == b"R")
+                                 int(fields[21]), int(fields[19]), fields[0] == b"R", fields[0] in (b"T", b"t"))
     return table
 
 

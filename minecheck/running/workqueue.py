@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from typing import TypeVar
 
 from minecheck.model.errors import BadOption
+from minecheck.running.proctree import processes
 from minecheck.running.reaper import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, end_descendants, prctl
 
 T = TypeVar("T")  # a task: a board index, a (player, game) pair
@@ -89,23 +90,9 @@ class _Stopped:
 
 
 def _stopped_children() -> list[int]:
-    """The children of this process in the stopped state (T), read from /proc (none where there is none)."""
-    me, out = os.getpid(), []
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return out
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == me and fields[0] in (b"T", b"t"):
-            out.append(int(entry))
-    return out
+    """The children of this process in the stopped state (none where there is no /proc)."""
+    me = os.getpid()
+    return [p.pid for p in processes().values() if p.ppid == me and p.stopped]
 
 
 def run_tasks(todo: Iterator[T], submit: Submit, finish: Callable[[R], None], died: Callable[[T, str], R],

@@ -53,7 +53,11 @@ def test_a_patching_solver_changes_nothing_for_a_solver_checked_beside_it(jobs, 
     assert judged(findings, h.LIE) == lies == judged(findings, h.LIE_AND_PATCH)
 
 
-@pytest.mark.skipif(not namespace.enter_allowed(), reason="no PID namespace here: a solver can signal its parent")
+NO_NAMESPACE = ("this kernel refuses PID namespaces (unprivileged user namespaces off): here a solver can signal "
+                "its parent, as docs/campaigns.md says")
+
+
+@pytest.mark.skipif(not namespace.enter_allowed(), reason=NO_NAMESPACE)
 @pytest.mark.parametrize("attack", [h.KILL_PARENT, h.STOP_PARENT])
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_solver_that_kills_or_stops_its_parent_costs_the_others_nothing(attack, jobs, tmp_path, lies):
