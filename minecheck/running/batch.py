@@ -48,6 +48,12 @@ class BatchRunner:
         self.solver = solver
         self.mark = mmap.mmap(-1, 8)  # anonymous and shared: the sandbox forked from here writes, the caller reads
 
+    def prepare(self) -> None:
+        """Make a solver that is made in its sandbox (``running.hosted``), once, when the sandbox is forked."""
+        prepare = getattr(self.solver, "prepare", None)
+        if prepare is not None:
+            prepare()
+
     def current(self) -> int:
         return struct.unpack_from("<q", self.mark)[0]
 

@@ -24,6 +24,7 @@ from minecheck.running import sandbox
 from minecheck.running.batch import run_batch
 from minecheck.running.discovery import COMMAND, Definition, lookup
 from minecheck.running.external import ALL_ANSWERS, BOTH_MODES, ExternalSolver, Program
+from minecheck.running.hosted import Hosted, describe
 from minecheck.running.protocol import board_text, decode_answer, decode_object
 from minecheck.running.stops import Outcome
 
@@ -43,9 +44,17 @@ def get_solver(name: str) -> Solver:
 
 
 def build(definition: Definition) -> Solver:
-    """Make the solver a definition describes; UnknownSolver (naming it) when that cannot be done."""
+    """Make the solver a definition describes; UnknownSolver (naming it) when that cannot be done.  A solver
+    that is not minecheck's own is made only in its sandboxes (``running.hosted``): its code never runs here."""
     if definition.is_command:
         return ExternalSolver(definition.name, _program(definition))
+    if definition.origin != "built-in" and sandbox.SUPPORTED:
+        return Hosted(definition, make, describe(definition, make, definition.name))
+    return make(definition)
+
+
+def make(definition: Definition) -> Solver:
+    """The solver of an import path, made in this process (importing its module runs its code)."""
     module_name, _, attribute = definition.target.partition(":")
     folder = definition.cwd or os.getcwd()
     try:

@@ -97,6 +97,17 @@ class Channel:
                 pass
 
 
+MAKE_CPU = 60.0  # CPU seconds a solver made in its sandbox may take to import its module and be made
+MAKE_IDLE = 30.0  # seconds that making may wait (a disk, a licence server) before it is stopped
+
+
+def preparing(budget: Budget) -> Budget:
+    """The budget of making a solver in a fresh sandbox (``prepare``): the call's memory limit, and CPU and
+    idle time of its own, so that an import never counts against a board's budget."""
+    cpu = None if budget.cpu is None else max(budget.cpu, MAKE_CPU)
+    return replace(budget, cpu=cpu, idle=max(budget.idle_after, MAKE_IDLE))
+
+
 def channel_pair() -> tuple[Channel, Channel]:
     down_read, down_write = os.pipe()
     up_read, up_write = os.pipe()
@@ -143,6 +154,14 @@ class Sandbox:
         assert owner is self.owner, "a sandbox serves the one object it was made for"
         if self.pid is None:
             self._fork()
+            if hasattr(owner, "prepare"):  # a solver made in its sandbox (running.hosted): not under the call's budget
+                made = self._exchange("prepare", (), preparing(budget))
+                if made.error is not None:
+                    self.close()  # the next call forks afresh and tries again
+                    return replace(made, error=f"{made.error} (while the solver was made in its sandbox)")
+        return self._exchange(method, args, budget)
+
+    def _exchange(self, method: str, args: tuple, budget: Budget) -> Outcome:
         assert self.conn is not None and self.pid is not None
         start = time.perf_counter()
         try:

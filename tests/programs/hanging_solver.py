@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 import re
-import signal
+import shlex
 import sys
 import time
 from dataclasses import replace
+from pathlib import Path
 
 import numpy
 
@@ -31,7 +32,7 @@ def hoard_without_bound() -> None:
 
 
 def dies_on(board: Board) -> bool:
-    """The boards that DyingSolver and WorkerKiller fail on: those with an odd number of mines."""
+    """The boards that DyingSolver and KILL_WORKER fail on: those with an odd number of mines."""
     return board.total_mines is not None and board.total_mines % 2 == 1
 
 
@@ -105,19 +106,6 @@ class DyingSolver(_LikeExact):
         return super().solve(board, mode)
 
 
-class WorkerKiller(_LikeExact):
-    """Kills the campaign's worker on the boards ``dies_on`` picks: what an out-of-memory killer or a bug in
-    minecheck itself would do to a worker.  A solver in a sandbox cannot (its own PID namespace), so this one
-    says it runs its own process, as ``cmd:`` solvers do, and is called in the worker itself."""
-
-    runs_own_process = True
-
-    def solve_limited(self, board: Board, mode: Mode, budget) -> SolverResult:
-        if dies_on(board):
-            os.kill(os.getpid(), signal.SIGKILL)
-        return self.solve(board, mode)
-
-
 HANG = "hanging_solver:HangingSolver"
 SPIN = "hanging_solver:SpinningSolver"
 STUCK_IN_C = "hanging_solver:StuckInCSolver"
@@ -125,7 +113,10 @@ HUNGRY = "hanging_solver:HungrySolver"
 STACK = "hanging_solver:StackSmashingSolver"
 RAISE = "hanging_solver:RaisingSolver"
 DIE = "hanging_solver:DyingSolver"
-KILL_WORKER = "hanging_solver:WorkerKiller"
+# kills the campaign's worker on the boards ``dies_on`` picks: a program, as a solver made in a sandbox cannot
+# reach the worker (its own PID namespace), while a ``cmd:`` program runs below the worker's guardian
+KILL_WORKER = (f"cmd:{shlex.quote(sys.executable)} "
+               f"{shlex.quote(str(Path(__file__).with_name('protocol_program.py')))} --misbehave kill-worker")
 
 
 class SpuriousStopSolver(_LikeExact):

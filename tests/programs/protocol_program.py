@@ -5,7 +5,9 @@
 It answers with minecheck's exact counter (so a right answer is easy to check), reading the
 board from standard input (one board) or JSON lines (persistent).  HOW picks one way to fail:
 crash, garbage, bad-verdict, off-board, probability-2, schema-2, hang, spin, spawn-spinner,
-silent-exit, two-lines, mines-are-safe (a wrong answer, not a broken one).
+silent-exit, two-lines, mines-are-safe (a wrong answer, not a broken one), kill-worker (SIGKILL to the
+process that runs its guardian, on boards with an odd total: what an out-of-memory killer or a bug in
+minecheck would do to a campaign's worker).
 ``--starts FILE`` appends the process id to FILE when the program starts; ``--spin S`` spends S CPU
 seconds before each answer.
 """
@@ -33,6 +35,10 @@ def answer(text: str, mode: str, how: str | None) -> dict | str:
         raise SystemExit(3)
     if how == "garbage":
         return "this is not JSON {"
+    if how == "kill-worker" and board.total_mines is not None and board.total_mines % 2 == 1:
+        with open(f"/proc/{os.getppid()}/stat") as f:  # the guardian's parent: the worker
+            os.kill(int(f.read().rsplit(")", 1)[1].split()[1]), 9)
+        time.sleep(600)
     if how == "hang":
         time.sleep(600)
     if how == "spin":

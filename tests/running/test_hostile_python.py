@@ -4,7 +4,11 @@ one worker and with two."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import hostile_python as h
 import pytest
@@ -13,8 +17,11 @@ from minecheck.boards.generators import generate_board
 from minecheck.campaigns.campaign import run_campaign
 from minecheck.campaigns.fuzz import Config, board_recipe
 from minecheck.check.findings import read_findings
+from minecheck.model.answers import Answers
 from minecheck.model.budget import Budget
 from minecheck.running import namespace
+from minecheck.running.registry import get_solver
+from minecheck.solvers.exact import ExactSolver
 
 BOARDS = 40
 BUDGET = Budget(cpu=2, idle=1)
@@ -51,6 +58,30 @@ def test_a_solver_that_patches_the_exact_counter_is_judged_by_the_unpatched_one(
 def test_a_patching_solver_changes_nothing_for_a_solver_checked_beside_it(jobs, tmp_path, lies):
     findings = campaign(tmp_path, jobs, h.LIE_AND_PATCH, h.LIE)
     assert judged(findings, h.LIE) == lies == judged(findings, h.LIE_AND_PATCH)
+
+
+PATCH_ON_IMPORT = "patch_on_import:Lie"
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_module_that_patches_the_exact_counter_on_import_is_judged_by_the_unpatched_one(jobs, tmp_path, lies):
+    findings = campaign(tmp_path, jobs, PATCH_ON_IMPORT, h.LIE)
+    assert judged(findings, PATCH_ON_IMPORT) == lies == judged(findings, h.LIE)
+
+
+def test_making_a_solver_runs_none_of_its_module_s_code_in_the_checking_process():
+    truth = ExactSolver.solve
+    made = get_solver(PATCH_ON_IMPORT)
+    assert (made.name, made.answers) == (PATCH_ON_IMPORT, frozenset({Answers.VERDICTS}))
+    assert "patch_on_import" not in sys.modules and ExactSolver.solve is truth
+
+
+def test_the_command_line_checks_a_solver_that_patches_on_import_against_the_unpatched_counter():
+    done = subprocess.run([sys.executable, "-m", "minecheck.cli", "check", "3x1/H1H", "--solvers", PATCH_ON_IMPORT,
+                           "--references", "exact", "--json"], capture_output=True, text=True,
+                          cwd=Path(h.__file__).parent)
+    assert done.returncode == 1, done.stderr  # "mine" for both cells of H1H: one of them is wrong
+    assert [f["subject"] for f in json.loads(done.stdout)["findings"]] == [PATCH_ON_IMPORT], done.stdout
 
 
 NO_NAMESPACE = ("this kernel refuses PID namespaces (unprivileged user namespaces off): here a solver can signal "

@@ -1,0 +1,97 @@
+"""Solvers whose code is not minecheck's, made only inside their own sandboxes.
+
+Importing a user's module runs its code: a patched ``ExactSolver.solve``, a changed ``decimal`` context or
+recursion limit at import time would be inherited by every process forked afterwards, references'
+sandboxes included.  So the process that checks (the campaign's coordinator, a worker, ``minecheck
+check``) never imports one.  It learns what the solver declares (name, answers, modes) from a throwaway
+sandbox that makes it once (``describe``), and holds a ``Hosted`` stand-in; each sandbox that serves the
+stand-in makes the real solver when it is forked (``prepare``, under a budget of its own: an import is not
+a solve), and every call there goes to it.  A hosted solver always runs in a sandbox under the budget,
+even one that says it runs a program of its own (``runs_own_process``): that is for minecheck's ``cmd:``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from minecheck.model.answers import Answers, Mode, SolverResult
+from minecheck.model.board import Board
+from minecheck.model.budget import Budget
+from minecheck.model.errors import Unavailable, UnknownSolver
+from minecheck.running import sandbox
+
+
+@dataclass(frozen=True)
+class Declared:
+    """What a solver declares about itself, which the checking process needs without its code."""
+
+    name: str
+    answers: frozenset[Answers]
+    modes: frozenset[Mode]
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Making the solver was refused (an import that fails, a class lacking the protocol): the error to raise."""
+
+    unknown: bool  # UnknownSolver (not the protocol) rather than Unavailable (cannot run here)
+    message: str
+    fix: str | None = None
+
+    def error(self) -> UnknownSolver:
+        return UnknownSolver(self.message) if self.unknown else Unavailable(self.message, self.fix)
+
+
+class Describer:
+    """Makes the solver in a throwaway sandbox and says what it declares (or why it cannot be made)."""
+
+    def __init__(self, definition: object, make: Callable[[object], object]):
+        self.definition, self.make = definition, make
+
+    def describe(self) -> Declared | Refused:
+        try:
+            solver = self.make(self.definition)
+        except Unavailable as err:
+            return Refused(False, err.message, err.fix)
+        except UnknownSolver as err:
+            return Refused(True, str(err))
+        return Declared(solver.name, frozenset(Answers(a) for a in solver.answers),
+                        frozenset(Mode(m) for m in solver.modes))
+
+
+def describe(definition: object, make: Callable[[object], object], name: str) -> Declared:
+    """What the solver declares, learnt in a throwaway sandbox; Unavailable when it cannot be made there."""
+    describer = Describer(definition, make)
+    if not sandbox.SUPPORTED:
+        outcome = sandbox.run(describer, "describe", (), None)
+    else:
+        box = sandbox.Sandbox(describer)
+        try:
+            outcome = box.call(describer, "describe", (), sandbox.preparing(Budget()))
+        finally:
+            box.close()
+    if isinstance(outcome.value, Refused):
+        raise outcome.value.error()
+    if outcome.error is not None or not isinstance(outcome.value, Declared):
+        raise Unavailable(f"{name}: making it failed: {outcome.error or 'it declared what cannot be read back'}",
+                          "make the solver and its module importable on their own (python -c 'import MODULE')")
+    return outcome.value
+
+
+class Hosted:
+    """The stand-in for a solver made only in its sandboxes: its declarations here, its code there."""
+
+    def __init__(self, definition: object, make: Callable[[object], object], declared: Declared):
+        self.definition, self.make = definition, make
+        self.name, self.answers, self.modes = declared.name, declared.answers, declared.modes
+        self.made: object | None = None
+
+    def prepare(self) -> None:
+        """Make the real solver (import its module): in a sandbox, once, when it is forked."""
+        if self.made is None:
+            self.made = self.make(self.definition)
+
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        self.prepare()  # in this process when run without a sandbox (no budget)
+        return self.made.solve(board, mode)
