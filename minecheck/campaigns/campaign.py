@@ -25,13 +25,19 @@ from pathlib import Path
 from minecheck.campaigns.fuzz import (
     BATCH,
     BoardOutcome,
+    BoardPart,
     Config,
+    PartDone,
     _defaults,
     _died,
     _record,
+    board_parts,
     campaign_size,
     check_indices,
+    check_part,
     folder,
+    merged,
+    part_died,
     tasks,
 )
 from minecheck.campaigns.publish import Report, job_for, ordered
@@ -133,14 +139,14 @@ def run_campaign(config: Config, out: Path, boards: int | None = None, time_budg
                      lambda: ends.boards_open() and not (exit_first and progress.findings))
         live.queue_for(known, work)
         run_tasks(work, _submit(config), lambda result: live.finish(result, work), _failed(config), jobs, scheduler,
-                  keep_going=ends.shrinks_open, split=_split)
+                  keep_going=ends.shrinks_open, split=_split(config))
         run.settle(_by_board, _by_board)
         _settle_certificates(out)
         if shrinking is not None:  # the report's own choice of shrinks, in board order, completed
             progress.phase = "shrinking"
             live.complete(work)
             run_tasks(work, _submit(config), lambda result: live.finish(result, work), _failed(config), jobs,
-                      scheduler, keep_going=ends.shrinks_open, split=_split)
+                      scheduler, keep_going=ends.shrinks_open, split=_split(config))
             live.settle()
         progress.phase = "report"
         if report:
@@ -175,6 +181,7 @@ class _Live:
         self.queued: set[str] = set()
         self.eager: dict[tuple, int] = {}  # signature -> findings queued for shrinking as they came
         self.rows: dict[int, dict] = {}  # board index -> its line, for the shrink budgets
+        self.parts: dict[int, dict[str, BoardOutcome]] = {}  # board index -> its parts' outcomes, as they come
         self.written = 0.0
 
     def queue_for(self, findings: list[Finding], work: _Work) -> None:
@@ -218,6 +225,13 @@ class _Live:
         self.progress.shrinks += 1
 
     def finish(self, result, work: _Work) -> None:
+        if isinstance(result, PartDone):  # a subject's share of a board that killed its worker
+            parts = self.parts.setdefault(result.part.index, {})
+            parts[result.part.subject] = result.outcome
+            if len(parts) == len(self.config.subjects):
+                del self.parts[result.part.index]
+                self.finish([merged([parts[s] for s in self.config.subjects])], work)
+            return
         if isinstance(result, dict):  # a shrink's entry
             keep(self.out, result)
             self.kept.add(result["key"])
@@ -253,6 +267,8 @@ def _submit(config: Config):
     def submit(pool, task):
         if isinstance(task, ShrinkJob):
             return pool.submit(run_job, task)
+        if isinstance(task, BoardPart):
+            return pool.submit(check_part, config, task)
         return pool.submit(check_indices, config, task)
     return submit
 
@@ -261,12 +277,16 @@ def _failed(config: Config):
     def failed(task, why: str):
         if isinstance(task, ShrinkJob):
             return failed_entry(task, why)
+        if isinstance(task, BoardPart):
+            return part_died(config, task, why)
         return [_died(config, index, why) for index in task]
     return failed
 
 
-def _split(task):
-    return [task] if isinstance(task, ShrinkJob) else [(index,) for index in task]
+def _split(config: Config):
+    def split(task):
+        return board_parts(config, task)
+    return split
 
 
 def _by_board(row: dict) -> tuple[int]:

@@ -30,7 +30,7 @@ import hashlib
 import json
 import time
 from collections.abc import Iterator
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import MISSING, dataclass, field, fields, replace
 from pathlib import Path
 
 from minecheck.boards.generators import features, generate_board, recipe
@@ -318,3 +318,63 @@ def _died(config: Config, index: int, why: str) -> BoardOutcome:
     finding = Finding(Kind.CRASH, ",".join(config.subjects), "exact", Mode.LOCAL, (), why, "an answer",
                       text, WHOLE_BOARD, rec, index)
     return BoardOutcome(index, rec, (finding,), 0.0)
+
+
+@dataclass(frozen=True)
+class BoardPart:
+    """One subject's share of a board whose whole check killed its worker: run alone, so that a death is
+    that subject's and the other subjects' findings on the board are kept."""
+
+    index: int
+    subject: str
+
+
+@dataclass(frozen=True)
+class PartDone:
+    """A part's outcome: the board checked with that subject alone (or the crash its death costs)."""
+
+    part: BoardPart
+    outcome: BoardOutcome
+
+
+def board_parts(config: Config, task) -> list:
+    """What a task that killed its worker is cut into: a batch into its boards, a board with several subjects
+    into one part per subject; a part, or a board with one subject, is what it is."""
+    if isinstance(task, tuple) and len(task) > 1:
+        return [(index,) for index in task]
+    if isinstance(task, tuple) and len(config.subjects) > 1:
+        return [BoardPart(task[0], subject) for subject in config.subjects]
+    return [task]
+
+
+def check_part(config: Config, part: BoardPart) -> PartDone:
+    return PartDone(part, check_index(replace(config, subjects=(part.subject,)), part.index))
+
+
+def part_died(config: Config, part: BoardPart, why: str) -> PartDone:
+    """The crash a part's death costs, blamed on its subject alone."""
+    return PartDone(part, _died(replace(config, subjects=(part.subject,)), part.index,
+                                f"{why} (run with this solver alone on the board)"))
+
+
+def merged(outcomes: list[BoardOutcome]) -> BoardOutcome:
+    """One board's outcome from its parts, in the subjects' order: each finding, answer and certificate once
+    (the references' appear in every part), each solver's seconds from the first part that ran it."""
+    def once(items, key=lambda x: x):
+        seen: dict = {}
+        for item in items:
+            seen.setdefault(key(item), item)
+        return tuple(seen.values())
+
+    def first_of(pairs):
+        out: dict[str, float] = {}
+        for name, seconds in pairs:
+            out.setdefault(name, seconds)
+        return tuple(sorted(out.items()))
+
+    return BoardOutcome(
+        outcomes[0].index, outcomes[0].recipe, once((f for o in outcomes for f in o.findings), Finding.to_json),
+        sum(o.seconds for o in outcomes), first_of(p for o in outcomes for p in o.solver_cpu),
+        first_of(p for o in outcomes for p in o.solver_wall), once(s for o in outcomes for s in o.stops),
+        once((a for o in outcomes for a in o.answers), lambda a: json.dumps(a, sort_keys=True, default=str)),
+        tuple(sorted({n for o in outcomes for n in o.not_judged})), once(c for o in outcomes for c in o.certificates))

@@ -101,9 +101,10 @@ def run_tasks(todo: Iterator[T], submit: Submit, finish: Callable[[R], None], di
     """Run every task of ``todo`` (until ``keep_going`` says no more are started), ``finish`` each result.
 
     A task whose worker raised, or whose worker died while it ran alone, finishes with
-    ``died(task, why)``: it is recorded, never lost, and the run goes on.  A task that ``split`` cuts into
-    parts (a batch of boards) becomes its parts when its worker dies, each a suspect that runs alone, so
-    that the death is the one part's that caused it.
+    ``died(task, why)``: it is recorded, never lost, and the run goes on.  Tasks lost together run again one
+    at a time; a task that killed its worker alone and that ``split`` cuts into parts (a batch into its
+    boards, a board into one part per subject) becomes those parts, each run alone, so that the death is
+    the one part's that caused it and the others' results are kept.
     """
     suspects: list[T] = []
     while True:
@@ -156,10 +157,12 @@ def _drive(pool: Executor, todo: Iterator[T], submit: Submit, finish: Callable[[
             finish(result)
         if lost:
             lost += running.values()  # every task in flight went down with the worker
-            if split is not None:
-                lost = [part for task in lost for part in split(task)]
-            if len(lost) == 1:  # it was alone: it killed the worker
-                finish(died(lost[0], "the worker process died during this task"))
+            if len(lost) == 1:  # it was alone: it killed the worker, or one of its parts did
+                parts = split(lost[0]) if split is not None else lost
+                if len(parts) == 1:
+                    finish(died(parts[0], "the worker process died during this task"))
+                else:
+                    suspects.extend(parts)
             else:
-                suspects.extend(sorted(lost, key=repr))  # tasks of different kinds: a fixed order
+                suspects.extend(sorted(lost, key=repr))  # each runs alone next; of different kinds: a fixed order
             return True

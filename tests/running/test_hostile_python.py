@@ -8,8 +8,10 @@ import json
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
+import hanging_solver
 import hostile_python as h
 import pytest
 
@@ -28,8 +30,11 @@ BUDGET = Budget(cpu=2, idle=1)
 LIES = {"verdict": 8, "consistency": 21}  # what saying "mine" everywhere costs on the first 40 boards of small:3
 
 
+CONFIG = Config(3, (), ("exact",), "small:3", budget=BUDGET)
+
+
 def campaign(tmp_path, jobs: int, *subjects: str):
-    run_campaign(Config(3, subjects, ("exact",), "small:3", budget=BUDGET), tmp_path, boards=BOARDS, jobs=jobs)
+    run_campaign(replace(CONFIG, subjects=subjects), tmp_path, boards=BOARDS, jobs=jobs)
     return read_findings(tmp_path)
 
 
@@ -82,6 +87,18 @@ def test_the_command_line_checks_a_solver_that_patches_on_import_against_the_unp
                           cwd=Path(h.__file__).parent)
     assert done.returncode == 1, done.stderr  # "mine" for both cells of H1H: one of them is wrong
     assert [f["subject"] for f in json.loads(done.stdout)["findings"]] == [PATCH_ON_IMPORT], done.stdout
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_program_that_kills_the_worker_costs_its_own_boards_and_the_solver_beside_it_keeps_its_findings(
+        jobs, tmp_path, lies):
+    findings = campaign(tmp_path, jobs, hanging_solver.KILL_WORKER, h.LIE)
+    assert judged(findings, h.LIE) == lies
+    killed = [f for f in findings if f.subject == hanging_solver.KILL_WORKER]
+    deadly = {i for i in range(BOARDS) if hanging_solver.dies_on(generate_board(board_recipe(CONFIG, i)))}
+    assert {f.index for f in killed} == deadly and len(killed) == len(deadly)
+    assert all(f.kind.value == "crash" and "worker process died" in f.subject_says for f in killed)
+    assert {f.subject for f in findings} == {hanging_solver.KILL_WORKER, h.LIE}
 
 
 NO_NAMESPACE = ("this kernel refuses PID namespaces (unprivileged user namespaces off): here a solver can signal "
