@@ -142,5 +142,7 @@ def test_a_program_that_stops_the_worker_running_it_does_not_hang_the_campaign(t
         found[jobs] = sorted(f.to_json() for f in read_findings(tmp_path / str(jobs)))
     assert found[1] == found[2]
     crashes = [f for f in read_findings(tmp_path / "1") if f.kind.value == "crash"]
-    assert crashes and all(f.subject_says == "the worker process died during this task" for f in crashes)
+    assert crashes and all(f.subject == program for f in crashes), "the crash is blamed on the program alone"
+    assert all(f.subject_says.startswith("the worker process died during this task") for f in crashes)
+    assert any(f.subject == h.LIE for f in read_findings(tmp_path / "1")), "the liar beside it keeps its findings"
     assert len((tmp_path / "1" / "boards.jsonl").read_text().splitlines()) == 8  # every board checked: no hang
