@@ -33,11 +33,13 @@ def run_line(line: str, cwd: Path) -> subprocess.CompletedProcess:
 
 def test_every_replay_line_of_a_campaign_with_a_program_named_inline_runs_and_shows_its_finding(tmp_path):
     program = shlex.join([sys.executable, str(PROGRAM), "--misbehave", "mines-are-safe"])
-    named = f'liar={{command = {program!r}, answers = ["verdicts", "probabilities"]}}'.replace("'", '"')
+    persistent = program + " --persistent"  # one process for the run: shrinking calls it often
+    named = (f'liar={{command = {persistent!r}, persistent = true, answers = ["verdicts", "probabilities"]}}'
+             .replace("'", '"'))
     cwd = Path.cwd()
     os.chdir(tmp_path)
     try:
-        code = main(["fuzz", "--seed", "3", "--boards", "4", "--generator", "reveal", "--out", "run", "--solvers",
+        code = main(["fuzz", "--seed", "3", "--boards", "1", "--generator", "reveal", "--out", "run", "--solvers",
                      f"{named},quick=cmd:{program}", "--references", "exact", "--jobs", "1", "--no-progress",
                      "--shrink-per-signature", "1"])
     finally:

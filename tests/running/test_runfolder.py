@@ -175,6 +175,8 @@ def test_a_full_disk_names_the_file_exits_4_and_leaves_no_torn_line(tmp_path, ca
     calls = []
 
     def write(fd, data):
+        if not os.readlink(f"/proc/self/fd/{fd}").startswith(str(out)):  # os is one module: pipes are not the disk
+            return real(fd, data)
         calls.append(fd)
         if len(calls) > 2:  # the first board's lines go in; then the disk is full halfway through a line
             real(fd, bytes(data[: max(1, len(data) // 2)]))
