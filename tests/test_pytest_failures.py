@@ -25,7 +25,7 @@ from minecheck import strategies
 from minecheck.testing import assert_agree
 
 
-@settings(max_examples=200, derandomize=True, database=None)
+@settings(max_examples=200, derandomize=True, database=None, deadline=None)  # as the README's: no wall clock
 @given(strategies.boards(width=(1, 4), height=(1, 4)))
 def test_agrees(board):
     assert_agree(solve, board)
@@ -60,7 +60,7 @@ def test_the_pytest_extra_brings_what_the_plugin_and_the_strategies_import_and_n
                "import minecheck.pytest_plugin, minecheck.strategies\n"
                "from minecheck.testing import assert_agree\n"
                "from hypothesis import given, settings\n"
-               "@settings(max_examples=5, database=None)\n"
+               "@settings(max_examples=5, database=None, deadline=None)\n"
                "@given(minecheck.strategies.boards(width=(1, 3), height=(1, 3)))\n"
                "def t(board):\n"
                "    assert_agree('exact', board)\n"
