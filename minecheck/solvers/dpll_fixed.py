@@ -19,7 +19,10 @@ from minecheck.engine.constraints import Component, ConstraintSystem, system_or_
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict, verdict_of
 from minecheck.model.board import Board, label
 from minecheck.solvers.cnf import CNF, component_cnf
-from minecheck.solvers.dpll_search import Tally, TooHard, count_models, satisfier
+from minecheck.solvers.dpll_search import Nodes, Tally, TooHard, count_models, satisfier
+
+SAT_NODES = 40_000  # decisions of all SAT calls on a board together (about 4 s here); more: the board is declined
+COUNT_NODES = 4_000  # components counted (cache misses) on a board (about 4 s at most here); the same
 
 
 class FixedDpll:
@@ -49,16 +52,17 @@ def solve_system(name: str, system: ConstraintSystem, mode: Mode) -> SolverResul
     """One CNF per component (variables numbered along the frontier); counts first, then verdicts."""
     var_of = {cell: v for v, cell in enumerate(system.frontier, start=1)}
     cnfs = tuple(component_cnf(comp, var_of) for comp in system.components)
+    counting, deciding = Nodes(COUNT_NODES), Nodes(SAT_NODES)
     tallies = []
     for comp, cnf in zip(system.components, cnfs):
-        tally = count_models(cnf, tuple(var_of[c] for c in comp.cells))
+        tally = count_models(cnf, tuple(var_of[c] for c in comp.cells), counting)
         if tally.models == 0:
             assert satisfier(cnf)(()) is None, "the SAT search found a model the count missed"
             return SolverResult(name, mode, consistent=False, reason=_no_layout(system.board, comp), layouts=0)
         tallies.append(tally)
     verdicts, calls = {}, 0
     for comp, cnf in zip(system.components, cnfs):
-        found, asked = sat_verdicts(cnf, tuple(var_of[c] for c in comp.cells))
+        found, asked = sat_verdicts(cnf, tuple(var_of[c] for c in comp.cells), deciding)
         verdicts.update(found)
         calls += asked
     off_answers: list[CellAnswer] = []
@@ -79,7 +83,8 @@ def solve_system(name: str, system: ConstraintSystem, mode: Mode) -> SolverResul
                for cell, v in var_of.items()] + off_answers
     return SolverResult(name, mode, consistent=True, cells=tuple(sorted(answers, key=lambda a: a.cell)),
                         layouts=layouts, component_layouts=tuple(t.models for t in tallies),
-                        extra=(("sat_calls", str(calls)),))
+                        extra=(("sat_calls", str(calls)), ("sat_nodes", str(deciding.used)),
+                               ("count_nodes", str(counting.used))))
 
 
 def _checked(verdict: Verdict, probability: Fraction, cell: int) -> Verdict:
@@ -97,9 +102,9 @@ def _no_layout(board: Board, comp: Component) -> str:
 # -- verdicts by SAT calls ------------------------------------------------------------------------------
 
 
-def sat_verdicts(cnf: CNF, variables: tuple[int, ...]) -> tuple[dict[int, Verdict], int]:
+def sat_verdicts(cnf: CNF, variables: tuple[int, ...], nodes: Nodes | None = None) -> tuple[dict[int, Verdict], int]:
     """Each variable's verdict from "can it be true?" and "can it be false?", reusing every model found."""
-    check = satisfier(cnf)
+    check = satisfier(cnf, nodes)
     seen_true: set[int] = set()
     seen_false: set[int] = set()
     calls = 0

@@ -16,8 +16,9 @@ from minecheck.solvers.cnf import CNF, Clause, variables_of
 # -- the fixed search: SAT ------------------------------------------------------------------------------
 
 
-def satisfier(cnf: CNF):
-    """A SAT check for cnf under assumed literals: the true variables of a model (others false), or None.
+def satisfier(cnf: CNF, nodes: Nodes | None = None):
+    """A SAT check for cnf under assumed literals: the true variables of a model (others false), or None;
+    every decision is a visit to ``nodes`` (None: no bound).
 
     The article's search made cheap and safe: unit propagation, then a branch on the lowest
     unassigned variable, true first; but on a trail (assign, undo on backtracking) with an index
@@ -88,6 +89,8 @@ def satisfier(cnf: CNF):
             v = next((u for u in order if u not in value), None)
             if v is None:
                 return None
+            if nodes is not None:
+                nodes.visit("the SAT search")
             culprits: set[int] = set()
             for lit in (v, -v):
                 mark = len(trail)
@@ -121,7 +124,20 @@ COUNT_BUDGET = 2_000_000  # clauses held in the cache of one count (about 140 MB
 
 
 class TooHard(SolverFault, RuntimeError):
-    """A component whose model count would need more memory than COUNT_BUDGET allows."""
+    """A component whose model count would need more memory than COUNT_BUDGET allows, or a search past its nodes."""
+
+
+class Nodes:
+    """The search nodes a solve may visit; past them it declines the board (TooHard): a bound on its work that,
+    unlike the CPU budget, is the same on a busy machine and a quiet one."""
+
+    def __init__(self, limit: int):
+        self.limit, self.used = limit, 0
+
+    def visit(self, search: str) -> None:
+        self.used += 1
+        if self.used > self.limit:
+            raise TooHard(f"{search} passed {self.limit:,} nodes")
 
 
 @dataclass(frozen=True)
@@ -136,7 +152,7 @@ class Tally:
         return sum(self.by_mines)
 
 
-def count_models(cnf: CNF, variables: tuple[int, ...]) -> Tally:
+def count_models(cnf: CNF, variables: tuple[int, ...], nodes: Nodes | None = None) -> Tally:
     """Count every model of cnf over variables exactly, by number of mines, without listing them.
 
     A counting DPLL (as in sharpSAT): unit propagation only (a pure literal would drop the models
@@ -177,6 +193,8 @@ def count_models(cnf: CNF, variables: tuple[int, ...]) -> Tally:
         nonlocal held
         key = frozenset(formula)
         if key not in cache:
+            if nodes is not None:
+                nodes.visit("the count")
             v = Counter(abs(lit) for clause in formula for lit in clause).most_common(1)[0][0]
             inner = variables_of(formula)
             poly, marks = 0, {}

@@ -454,3 +454,27 @@ def test_a_count_past_its_memory_bound_is_declined_not_a_crash(monkeypatch):
     result = fixed_solver().solve(board("5x3x4\nHHHHH\n12321\nHHHHH"), Mode.LOCAL)
     assert result.declined and "would cache over 10 clauses" in result.declined
     assert result.error is None and not result.cells
+
+
+HARD = ("12x10x29/HmHHHm3HHHHH/1Hmm3mmH1Hm2/0HmHHH4mH1Hm/HHHHHm2H2HHH/HHHH2HH2m2HH/HH2m212HmH2H/12mH3mHm44mm/"
+        "m3Hm3H3mmHmH/Hm3Hm1133Hm2/H2m211HHmHHH")  # board 8020 of the mix, seed 1: 158,839 SAT decisions, 18 s
+
+
+@pytest.mark.parametrize(("bound", "limit", "search"), [("SAT_NODES", 2000, "the SAT search"),
+                                                        ("COUNT_NODES", 20, "the count")])
+def test_a_search_past_its_nodes_is_declined_the_same_every_time(monkeypatch, bound, limit, search):
+    """The fixed DPLL timed out on 2 of 10,000 boards of the mix (its CPU budget, which a busy machine meets
+    sooner); a bound on its nodes declines such a board instead, at the same node on every machine."""
+    monkeypatch.setattr(f"minecheck.solvers.dpll_fixed.{bound}", limit)
+    hard = board(HARD.replace("/", "\n"))
+    results = [fixed_solver().solve(hard, Mode.LOCAL) for _ in range(2)]
+    assert all(r.declined == f"{search} passed {limit:,} nodes" and not r.cells for r in results)
+
+
+def test_the_nodes_a_solve_visits_are_said_and_within_the_bounds():
+    from minecheck.solvers import dpll_fixed
+
+    result = fixed_solver().solve(board("5x3x4\nHHHHH\n12321\nHHHHH"), Mode.LOCAL)
+    extra = dict(result.extra)
+    assert 0 < int(extra["sat_nodes"]) <= dpll_fixed.SAT_NODES
+    assert 0 < int(extra["count_nodes"]) <= dpll_fixed.COUNT_NODES
