@@ -57,7 +57,7 @@ def solve_system(name: str, system: ConstraintSystem, mode: Mode) -> SolverResul
     for comp, cnf in zip(system.components, cnfs):
         tally = count_models(cnf, tuple(var_of[c] for c in comp.cells), counting)
         if tally.models == 0:
-            assert satisfier(cnf)(()) is None, "the SAT search found a model the count missed"
+            assert satisfier(cnf, deciding)(()) is None, "the SAT search found a model the count missed"
             return SolverResult(name, mode, consistent=False, reason=_no_layout(system.board, comp), layouts=0)
         tallies.append(tally)
     verdicts, calls = {}, 0
