@@ -19,6 +19,12 @@ change, each kind 1/14) and is then built to have exactly those:
               ``impossible: digit two beyond its covered cells`` (owed two or more mines more than it has
               covered neighbours), ``impossible: forbidden flag``, ``impossible: total below range`` /
               ``total above range``
+  numeric     on half the boards, from a stream of its own (so the other draws, and the boards without it,
+              are those of a swarm without this group), one edge of a solver's arithmetic (issue 27):
+              ``layouts past 2**32`` / ``layouts past 2**64`` (the exact count of the board as rendered,
+              with its total, past a 32- or 64-bit counter), ``component past 32 cells`` (past a 32-bit mask),
+              ``every covered cell a mine`` or ``a probability within 1/100 of 0 or 1`` (neither 0 nor 1,
+              with the total: a big sparse board, mines left few for its covered cells)
 
 Some draws cannot go together; one gives way, by fixed rules (``settle``): a changed digit or flag
 turns an extreme total into a plain stated one, and a changed total takes the total's place; a digit
@@ -28,9 +34,19 @@ flags there; a forbidden flag beside every mine flagged leaves no room for a tot
 none below its flags); dense gives way to a large component on a row or column or with every mine
 flagged (its mines, flagged, would cut the component); and a dense row or column seldom allows as few
 as half its cells as the fewest mines, so there the total at fewest gives way to a plain stated total.
+A numeric edge asks for what it needs and gives way where the others leave it no room: a count or a
+near-certain cell takes a plain stated total (not at an extreme) and mines left to place (some flags at
+most), and gives way to an impossible total or a forbidden flag; a count makes sparse give way (it needs
+many mines left), a near-certain cell dense (it needs few); a component past 32 cells brings a large
+component; every covered cell a mine gives way to a digit +1 or a forbidden flag (each needs a covered
+safe cell), makes every mine flagged some flags (a covered cell must be left) and, beside a large
+component, sparse give way (the component's cells are mines).  A numeric edge holds on the board as
+rendered, before an impossible change makes it one no layout meets.
 
 A board is built to have its features: a large component gets a row of opened safe cells with covered
-rows on both sides (on a row or column, every other cell of a stretch), a closed digit its neighbours
+rows on both sides (on a row or column, every other cell of a stretch; 17 columns or more, or a stretch of
+67 cells, for one past 32), a count or a near-certain cell a board of 160 cells or more with few opened,
+every covered cell a mine every safe cell opened, a closed digit its neighbours
 opened (their mines flagged, or moved away when there are no flags), an impossible +1 a covered safe
 cell between two opened ones; the impossible change is made last, on the rendered board.  Every
 feature is then checked on the board (``missing``); a build without one of them is retried with the
@@ -75,7 +91,16 @@ TOTAL_ABOVE = "impossible: total above range"
 FLAG_CHOICES = (NO_FLAGS, SOME_FLAGS, EVERY_FLAG)
 TOTAL_CHOICES = (NO_TOTAL, TOTAL, FEWEST, MOST)
 IMPOSSIBLE = (DIGIT_ABOVE, DIGIT_BELOW, DIGIT_ALONE, DIGIT_BEYOND, FORBIDDEN_FLAG, TOTAL_BELOW, TOTAL_ABOVE)
-FEATURES = (ONE_WIDE, LARGE_COMPONENT, DENSE, SPARSE, *FLAG_CHOICES, CLOSED_DIGIT, *TOTAL_CHOICES, *IMPOSSIBLE)
+PAST_32, PAST_64 = "layouts past 2**32", "layouts past 2**64"
+WIDE_COMPONENT = "component past 32 cells"
+ALL_MINES = "every covered cell a mine"
+NEAR_CERTAIN = "a probability within 1/100 of 0 or 1"
+NUMERIC = (PAST_32, PAST_64, WIDE_COMPONENT, ALL_MINES, NEAR_CERTAIN)
+COUNT_BOUNDS = {PAST_32: 2**32, PAST_64: 2**64}
+NEAR = 100  # a near-certain cell's probability is within 1/NEAR of 0 or 1
+WIDE = 33  # the cells of a component past 32
+FEATURES = (ONE_WIDE, LARGE_COMPONENT, DENSE, SPARSE, *FLAG_CHOICES, CLOSED_DIGIT, *TOTAL_CHOICES, *IMPOSSIBLE,
+            *NUMERIC)
 
 
 @dataclass(frozen=True)
@@ -104,7 +129,30 @@ def swarm_features(rec: Recipe) -> tuple[str, ...]:
         drawn.add(rng.choice(IMPOSSIBLE))
     if rng.random() < 0.5:
         drawn.add(SPARSE)
-    return tuple(f for f in FEATURES if f in settle(drawn))
+    edge = rng_for(rec, "numeric features")
+    settled = settle_numeric(drawn, edge.choice(NUMERIC)) if edge.random() < 0.5 else settle(drawn)
+    return tuple(f for f in FEATURES if f in settled)
+
+
+def settle_numeric(drawn: set[str], numeric: str) -> set[str]:
+    """The drawn features settled with a numeric edge: what it needs added first, then the edge dropped
+    where the other features leave no room for it (the module docstring's rules)."""
+    impossible = drawn & set(IMPOSSIBLE)
+    if numeric in (PAST_32, PAST_64, NEAR_CERTAIN):
+        if impossible & {TOTAL_BELOW, TOTAL_ABOVE, FORBIDDEN_FLAG}:
+            return settle(drawn)
+        gives_way = {DENSE} if numeric == NEAR_CERTAIN else {SPARSE}  # a few mines left, or many
+        drawn = (drawn - set(TOTAL_CHOICES) - {EVERY_FLAG} - gives_way) | {TOTAL}
+        drawn |= {SOME_FLAGS} if not drawn & set(FLAG_CHOICES) else set()
+    elif numeric == WIDE_COMPONENT:
+        drawn = drawn | {LARGE_COMPONENT}
+    elif numeric == ALL_MINES:
+        if impossible & {DIGIT_ABOVE, FORBIDDEN_FLAG}:
+            return settle(drawn)
+        drawn = (drawn - {EVERY_FLAG}) | ({SOME_FLAGS} if EVERY_FLAG in drawn else set())
+        if LARGE_COMPONENT in drawn:  # its covered cells, all mines, are more than one in sixteen
+            drawn -= {SPARSE}
+    return settle(drawn) | {numeric}
 
 
 def settle(drawn: set[str]) -> set[str]:
@@ -152,10 +200,18 @@ def swarm_board(rec: Recipe) -> SwarmBoard:
 def build(rng: random.Random, features: tuple[str, ...]) -> SwarmBoard | None:
     """One try at a board with the features; None when this draw has no place for one of them."""
     has = set(features).__contains__
+    big = has(PAST_32) or has(PAST_64) or has(NEAR_CERTAIN)  # many covered cells: many layouts, rare mines
+    chain = WIDE if has(WIDE_COMPONENT) else LARGE  # the cells a large component ties
     if has(ONE_WIDE):
-        low = max(2 * LARGE + 1 if has(LARGE_COMPONENT) else 2, 24 if has(SPARSE) else 2)
-        length = rng.randint(low, 40 if has(SPARSE) else 30 if has(LARGE_COMPONENT) else 24)
+        low = max(2 * chain + 1 if has(LARGE_COMPONENT) else 2, 24 if has(SPARSE) else 2, 100 if big else 2)
+        high = 300 if big else 100 if has(WIDE_COMPONENT) else 40 if has(SPARSE) else 30 if has(LARGE_COMPONENT) \
+            else 24
+        length = rng.randint(low, high)
         width, height = (length, 1) if rng.random() < 0.5 else (1, length)
+    elif big:
+        width, height = rng.randint(16, 24), rng.randint(10, 16)
+    elif has(WIDE_COMPONENT):
+        width, height = rng.randint((WIDE + 1) // 2, 24), rng.randint(3, 8)
     elif has(SPARSE):
         width, height = rng.randint(8, 16), rng.randint(8, 12)
     elif has(LARGE_COMPONENT):
@@ -163,7 +219,7 @@ def build(rng: random.Random, features: tuple[str, ...]) -> SwarmBoard | None:
     else:
         width, height = rng.randint(2, 10), rng.randint(2, 10)
     size = width * height
-    spine, ribs = large_component_cells(rng, width, height) if has(LARGE_COMPONENT) else ((), ())
+    spine, ribs = large_component_cells(rng, width, height, chain) if has(LARGE_COMPONENT) else ((), ())
     closed = rng.randrange(size) if has(CLOSED_DIGIT) else None
     around = neighbours(width, height, closed) if closed is not None else ()
     wedge = wedge_cells(rng, width, height) if has(DIGIT_ABOVE) else ()
@@ -172,10 +228,16 @@ def build(rng: random.Random, features: tuple[str, ...]) -> SwarmBoard | None:
     room = [c for c in range(size) if c not in safe]
     density = rng.uniform(0.5, 0.75) if has(DENSE) else rng.uniform(0.02, SPARSE_SHARE) if has(SPARSE) else \
         rng.uniform(0.08, 0.3)
-    count = max(1, int(density * size)) if has(SPARSE) else math.ceil(density * size)
+    count = rng.randint(1, 3) if has(NEAR_CERTAIN) else max(1, int(density * size)) if has(SPARSE) else \
+        math.ceil(density * size)
     mines = frozenset(rng.sample(room, min(len(room), count)))
-    # dense at its fewest: no covered cell left bare; sparse: few cells opened, many layouts left
-    chance = 1.0 if has(DENSE) and has(FEWEST) else rng.uniform(0.1, 0.5) if has(SPARSE) else rng.uniform(0.3, 0.9)
+    if has(ALL_MINES):  # a large component's covered cells too: every covered cell is a mine
+        mines |= set(ribs) - safe
+    # dense at its fewest, or every covered cell a mine: no covered cell left bare; sparse: few cells opened,
+    # many layouts left; a near-certain cell: almost nothing opened, a few mines among hundreds of cells
+    chance = 1.0 if has(ALL_MINES) or has(DENSE) and has(FEWEST) else rng.uniform(0.01, 0.05) if has(NEAR_CERTAIN) \
+        else rng.uniform(0.01, 0.08) if big else \
+        rng.uniform(0.1, 0.5) if has(SPARSE) else rng.uniform(0.3, 0.9)
     shut = (set(ribs) | set(wedge[:1])) - set(around)
     opened = {c for c in range(size) if c not in mines and c not in shut and rng.random() < chance}
     opened |= {c for c in (*spine, *wedge[1:], *around) if c not in mines} | ({closed} if closed is not None
@@ -203,13 +265,14 @@ def wedge_cells(rng: random.Random, width: int, height: int) -> tuple[int, ...]:
     return (cell, *rng.sample(neighbours(width, height, cell), 2))
 
 
-def large_component_cells(rng: random.Random, width: int, height: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def large_component_cells(rng: random.Random, width: int, height: int,
+                          cells: int = LARGE) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(spine, ribs): safe cells to open and the covered cells beside them that the spine's digits tie into
-    one component of LARGE or more.  On a row or column 2 * LARGE + 1 cells somewhere along it, the spine
+    one component of ``cells`` or more.  On a row or column 2 * cells + 1 cells somewhere along it, the spine
     every other one; on a wider board a row off the edge, its ribs the rows on both sides (2 x 4 or more)."""
     if width == 1 or height == 1:
-        start = rng.randint(0, width * height - 2 * LARGE - 1)
-        return tuple(range(start + 1, start + 2 * LARGE, 2)), tuple(range(start, start + 2 * LARGE + 1, 2))
+        start = rng.randint(0, width * height - 2 * cells - 1)
+        return tuple(range(start + 1, start + 2 * cells, 2)), tuple(range(start, start + 2 * cells + 1, 2))
     row = rng.randint(1, height - 2)
     line = lambda r: tuple(range(r * width, (r + 1) * width))  # noqa: E731
     return line(row), line(row - 1) + line(row + 1)
@@ -324,6 +387,21 @@ def _total_change(case: SwarmBoard, below: bool) -> bool:
             and total is not None and total == (fewest - 1 if below else most + 1))
 
 
+def _layouts(case: SwarmBoard) -> int:
+    """The exact layout count of the board as rendered (its total stated: the global mode)."""
+    board = render(case.position)
+    return count_board(board, Mode.GLOBAL if board.total_mines is not None else Mode.LOCAL).layouts
+
+
+def _every_covered_a_mine(board: Board, mines: frozenset[int]) -> bool:
+    return bool(board.covered) and set(board.covered) <= mines
+
+
+def near_certain(p) -> bool:
+    """A probability within 1/NEAR of 0 or 1 that is neither."""
+    return p is not None and 0 < p < 1 and min(p, 1 - p) * NEAR <= 1
+
+
 def _consistent_as_rendered(case: SwarmBoard) -> bool:
     return case.board == render(case.position)
 
@@ -350,4 +428,10 @@ HOLDS = {
                                   and no_layout(case.board)),
     TOTAL_BELOW: lambda case: _total_change(case, below=True),
     TOTAL_ABOVE: lambda case: _total_change(case, below=False),
+    PAST_32: lambda case: _layouts(case) > COUNT_BOUNDS[PAST_32],
+    PAST_64: lambda case: _layouts(case) > COUNT_BOUNDS[PAST_64],
+    WIDE_COMPONENT: lambda case: largest_component(render(case.position)) >= WIDE,
+    ALL_MINES: lambda case: _every_covered_a_mine(render(case.position), case.position.mines),
+    NEAR_CERTAIN: lambda case: any(near_certain(p) for _, p in
+                                   count_board(render(case.position), Mode.GLOBAL).probabilities),
 }

@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections import Counter
+from fractions import Fraction
 from functools import cache
 
 import pytest
@@ -16,6 +17,7 @@ from minecheck.boards.swarm import (
     FLAG_CHOICES,
     IMPOSSIBLE,
     LARGE,
+    NUMERIC,
     TOTAL_CHOICES,
     swarm,
     swarm_board,
@@ -79,6 +81,16 @@ def holds(feature: str, made) -> bool:
         return board.total_mines is None
     if feature == "total stated":
         return board.total_mines is not None
+    if feature in ("layouts past 2**32", "layouts past 2**64"):
+        bound = 2**32 if feature.endswith("32") else 2**64
+        return seen.total_mines is not None and count_board(seen, Mode.GLOBAL).layouts > bound
+    if feature == "component past 32 cells":
+        return max(len(c.component.cells) for c in count_board(seen, Mode.LOCAL).components) > 32
+    if feature == "every covered cell a mine":
+        return bool(seen.covered) and all(c in pos.mines for c in seen.covered)
+    if feature == "a probability within 1/100 of 0 or 1":
+        return any(p is not None and (0 < p <= Fraction(1, 100) or Fraction(99, 100) <= p < 1)
+                   for _, p in count_board(seen, Mode.GLOBAL).probabilities)
     if feature in ("total at fewest", "total at most"):
         step = -1 if feature == "total at fewest" else 1
         total = board.total_mines
@@ -125,7 +137,7 @@ def test_every_feature_is_drawn_often_and_each_group_once():
         features = swarm_features(rec(s))
         assert list(features) == sorted(features, key=FEATURES.index)
         assert sum(f in FLAG_CHOICES for f in features) == 1 and sum(f in TOTAL_CHOICES for f in features) == 1
-        assert sum(f in IMPOSSIBLE for f in features) <= 1
+        assert sum(f in IMPOSSIBLE for f in features) <= 1 and sum(f in NUMERIC for f in features) <= 1
         seen.update(features)
     rare = {f: seen[f] for f in FEATURES if seen[f] < 8}
     assert not rare, rare
