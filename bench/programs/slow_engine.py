@@ -6,7 +6,10 @@
 It answers with minecheck's exact counter, but reads each digit without its flags (the mines still
 owed are the digit itself: the fault ``flags-ignored`` of bench/faults.py, shown by ``3x1/F1H``), then
 spins on the CPU until it has spent FACTOR times the counter's own CPU time on that board: slow in
-proportion, as a real engine's search is, so a small board costs little and a big one much.
+proportion, as a real engine's search is, so a small board costs little and a big one much.  The spin
+stops at SPIN_CAP CPU seconds, well inside minecheck's 10 s budget: the counter's own time varies with the
+machine's load, and a board near the budget would time out on one run and not on the next (the default
+mix's wide numeric board costs the counter about 0.03 s, 300 times that is the budget itself).
 """
 
 from __future__ import annotations
@@ -46,11 +49,14 @@ def answer(text: str, mode: str) -> dict:
     return out
 
 
+SPIN_CAP = 6.0  # CPU seconds: the most one answer spins, so the subject's findings do not depend on load
+
+
 def slowly(text: str, mode: str, factor: float) -> str:
     """The answer, after FACTOR times the CPU it took."""
     start = time.process_time()
     out = answer(text, mode)
-    until = start + factor * (time.process_time() - start)
+    until = start + min(factor * (time.process_time() - start), SPIN_CAP)
     while time.process_time() < until:
         pass
     return json.dumps(out)
