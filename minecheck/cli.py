@@ -17,7 +17,7 @@ from minecheck.boards.generators import GENERATORS, LEVELS
 
 # Each command imports what it uses when it runs (jinja2, rich, numpy, CBC, dask are heavy), so that
 # `minecheck check` on a small board starts in a blink.
-from minecheck.campaigns.shrinking import SHRINK_CAP, SHRINK_FACTOR, SHRINK_FLOOR  # noqa: E402 - numbers only
+from minecheck.campaigns.shrinking import PER_SIGNATURE, SHRINK_CAP, SHRINK_FACTOR, SHRINK_FLOOR  # noqa: E402 - numbers only
 from minecheck.check.findings import REGRESSIONS
 from minecheck.model.answers import Mode
 from minecheck.model.boardtext import read_board_arg
@@ -212,8 +212,8 @@ def _parser() -> argparse.ArgumentParser:
                       help="start no new board once a finding is found (it is still shrunk and reported)")
     fuzz.add_argument("--json", action="store_true",
                       help="print the run's totals as one JSON object (as in summary.json) instead of lines of text")
-    fuzz.add_argument("--shrink-per-signature", type=count, default=2,
-                      help="findings shrunk and drawn in full per (kind, solver, mode) (default 2)")
+    fuzz.add_argument("--shrink-per-signature", type=count, default=PER_SIGNATURE,
+                      help=f"findings shrunk and drawn in full per (kind, solver, mode) (default {PER_SIGNATURE})")
     fuzz.add_argument("--save-regressions", type=Path, nargs="?", const=REGRESSIONS, default=None,
                       metavar="DIR", help=f"save each shrunk finding as a regression fixture (default DIR: "
                                           f"{REGRESSIONS}; timeout findings are not saved)")
@@ -237,7 +237,8 @@ def _parser() -> argparse.ArgumentParser:
     base.add_argument("--write", type=Path, required=True, metavar="FILE", help="the baseline file to write")
     base.add_argument("--merge", action="store_true", help="keep the signatures already in FILE as well")
     base.add_argument("--force", action="store_true", help="replace FILE even if it is not a baseline")
-    base.add_argument("--shrink-per-signature", type=count, default=2, help="as for fuzz (default 2)")
+    base.add_argument("--shrink-per-signature", type=count, default=PER_SIGNATURE,
+                      help=f"as for fuzz (default {PER_SIGNATURE})")
     base.set_defaults(run=_baseline, parser=base)
 
     listing = sub.add_parser("solvers", help="list every solver minecheck can see: built-in, configured, installed")
@@ -501,7 +502,8 @@ def _fuzz_in(args: argparse.Namespace, config, known, started: float) -> int:
     totals = campaign_totals(args.out, elapsed, phases, code)
     write_json(args.out / SUMMARY, totals)
     if report:
-        Report(args.out, args.shrink_per_signature, args.shrink_timeouts).write(None)  # with the final totals
+        # the index again, with the final totals (the pages, written at the campaign's end, do not show them)
+        Report(args.out, args.shrink_per_signature, args.shrink_timeouts).write(None, pages=False)
     if args.json:
         print(json.dumps(totals, sort_keys=True), flush=True)
         return code

@@ -21,7 +21,15 @@ from minecheck.boards.generators import features
 from minecheck.campaigns.attribution import explained_by
 from minecheck.campaigns.baseline import Baseline, news
 from minecheck.campaigns.fuzz import ANSWERS, stored_budget
-from minecheck.campaigns.shrinking import ShrinkJob, keep, read_shrunk, representatives, run_job, shrink_seconds
+from minecheck.campaigns.shrinking import (
+    PER_SIGNATURE,
+    ShrinkJob,
+    keep,
+    read_shrunk,
+    representatives,
+    run_job,
+    shrink_seconds,
+)
 from minecheck.check.findings import Finding, Kind, read_findings
 from minecheck.check.shrinkcache import finding_key
 from minecheck.model.answers import SolverResult, result_from_json
@@ -32,9 +40,13 @@ from minecheck.running.discovery import replay_names
 from minecheck.running.runfolder import write_text
 
 
+def report_order(f: Finding) -> tuple:
+    """Where a finding stands in the report: by board, then kind, solver, mode, cells and answer."""
+    return (f.index if f.index is not None else -1, f.kind.value, f.subject, f.mode.value, f.cells, f.subject_says)
+
+
 def ordered(findings: list[Finding]) -> list[Finding]:
-    return sorted(findings, key=lambda f: (f.index if f.index is not None else -1, f.kind.value, f.subject,
-                                           f.mode.value, f.cells, f.subject_says))
+    return sorted(findings, key=report_order)
 
 
 def read_answers(out: Path) -> dict[int, list[dict]]:
@@ -80,14 +92,15 @@ class Report:
     so that only changed pages are written again."""
 
     out: Path
-    per_signature: int = 2
+    per_signature: int = PER_SIGNATURE
     timeouts: bool = False  # timeout findings are drawn shrunk too (--shrink-timeouts)
     shown: dict[int, str] = field(default_factory=dict)  # page number -> what it showed (finding and shrink keys)
     names: dict[str, str] = field(default_factory=dict)  # solver -> how a replay names it (campaign.json's definitions)
 
-    def write(self, in_progress: str | None = None) -> Path:
+    def write(self, in_progress: str | None = None, pages: bool = True) -> Path:
         """Write index.html, the pages that changed and junit.xml from what the folder holds now;
-        ``in_progress``: the phase the campaign is in, said at the top of the index (None: the run ended)."""
+        ``in_progress``: the phase the campaign is in, said at the top of the index (None: the run ended);
+        ``pages=False``: the index and junit.xml only (the pages are written and depend on nothing newer)."""
         out = self.out
         config = json.loads((out / "campaign.json").read_text())
         self.names = replay_names(config.get("definitions", ()))
@@ -103,8 +116,11 @@ class Report:
             entry = shrunk.get(finding_key(f)) if n in drawn_shrunk else None
             if entry is not None and "finding" in entry:
                 small_texts[n] = Finding.from_json(entry["finding"]).board
+            if not pages:
+                continue
+            waiting = n in drawn_shrunk and entry is None and in_progress is not None  # "not yet" on its page
             state = json.dumps([f.to_json(), entry is not None and json.dumps(entry, sort_keys=True),
-                                n in drawn_shrunk, in_progress is None], sort_keys=True)
+                                n in drawn_shrunk, waiting], sort_keys=True)
             if self.shown.get(n) == state and (out / page_name(n)).exists():
                 continue
             page = self._page(n, f, entry, n in drawn_shrunk, answers.get(f.index, []), cpu.get(f.index, ()),
@@ -159,7 +175,8 @@ class Report:
         return replace(page, features=features(f.recipe) if f.recipe else (), names=self.names)
 
 
-def publish(out: Path, per_signature: int = 2, pool: Executor | None = None, timeouts: bool = False) -> Path:
+def publish(out: Path, per_signature: int = PER_SIGNATURE, pool: Executor | None = None,
+            timeouts: bool = False) -> Path:
     """The whole report of a campaign that has ended: its missing shrinks done first (in ``pool``)."""
     findings = ordered(read_findings(out))
     shrink_representatives(out, findings, per_signature, pool, timeouts)
@@ -204,7 +221,8 @@ def _board_rows(out: Path) -> list[dict]:
     return rows
 
 
-def shrunk_boards(out: Path, per_signature: int = 2, pool: Executor | None = None) -> tuple[list[Finding], dict]:
+def shrunk_boards(out: Path, per_signature: int = PER_SIGNATURE,
+                  pool: Executor | None = None) -> tuple[list[Finding], dict]:
     """A campaign's findings in report order, and the shrunk board of each one shrunk to the end (by
     number): a shrink its budget cut short ends on a board that depends on where it started (say a
     dpll@seed stack overflow, a few seconds a call), so it is no signature and is judged by its group."""

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from minecheck.campaigns.fuzz import stored_budget
 from minecheck.campaigns.publish import job_for, ordered, shrink_representatives
-from minecheck.campaigns.shrinking import keep, read_shrunk, run_job
+from minecheck.campaigns.shrinking import PER_SIGNATURE, keep, read_shrunk, run_job
 from minecheck.check.findings import REGRESSIONS, WHOLE_BOARD, Finding, Kind, file_name, read_findings
 from minecheck.check.shrink import has_board
 from minecheck.check.shrinkcache import finding_key
@@ -57,7 +57,8 @@ def load(path: Path) -> Finding:
     return Finding.from_json(path.read_text())
 
 
-def save_shrunk(out: Path, directory: Path, per_signature: int = 2, pool: Executor | None = None) -> list[Path]:
+def save_shrunk(out: Path, directory: Path, per_signature: int = PER_SIGNATURE,
+                pool: Executor | None = None) -> list[Path]:
     """Save the shrunk representatives of a campaign's findings (as the report shrinks them; cached)."""
     findings = [f for f in ordered(read_findings(out)) if why_not_replayable(f) is None]
     shrunk = shrink_representatives(out, findings, per_signature, pool)

@@ -4,7 +4,9 @@ The first ``per_signature`` findings of each signature (kind, solver, reference,
 are the ones the report draws in full; they are shrunk, each as a task of its own in the campaign's pool,
 as soon as they are found, beside the boards still being checked.  Every result is appended and synced
 to shrunk.jsonl the moment it arrives, keyed by the finding, so a killed campaign loses no shrink that
-was done and ``--resume`` shrinks only what is left.
+was done and ``--resume`` shrinks only what is left.  By default one a signature (``PER_SIGNATURE``): a
+slow engine pays for each shrink in its own time (bench/slow_subject.py: 16 shrinks at two a signature,
+8 at one), and a second example of the same disagreement says little more; ``--shrink-per-signature`` asks for more.
 
 A shrink's budget is the finding's own: ``SHRINK_FACTOR`` times the CPU its solvers took on the board
 (at least ``SHRINK_FLOOR``, at most the ``--shrink-time`` cap), in CPU seconds, so a slow engine gets a
@@ -34,6 +36,7 @@ from minecheck.running.runfolder import claim
 SHRINK_FACTOR = 3.0  # a finding's shrink may take this many times what its solvers took on its board
 SHRINK_FLOOR = 3.0  # CPU seconds a shrink may take at least (tiny boards cost milliseconds)
 SHRINK_CAP = 120.0  # CPU seconds a shrink may take at most, unless --shrink-time says otherwise
+PER_SIGNATURE = 1  # findings shrunk and drawn in full per signature: the first (a slow engine pays per shrink)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ import shlex
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
 from importlib.metadata import PackageNotFoundError, version
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -85,7 +86,9 @@ def page_name(number: int) -> str:
     return f"finding-{number:05d}.html"
 
 
+@cache
 def versions() -> str:
+    """The versions a page names (read once a process: importlib.metadata reads the disk each time)."""
     names = ("minecheck", "pulp", "python-sat", "numpy", "scipy")
     out = []
     for name in names:
