@@ -40,8 +40,9 @@ from minecheck.campaigns.fuzz import (
     part_died,
     tasks,
 )
-from minecheck.campaigns.publish import Report, job_for, ordered
+from minecheck.campaigns.publish import Report, job_for, ordered, report_order
 from minecheck.campaigns.shrinking import (
+    PER_SIGNATURE,
     SHRINK_CAP,
     ShrinkJob,
     failed_entry,
@@ -60,7 +61,10 @@ from minecheck.running.workqueue import run_tasks
 
 BOARDS_SHARE = 0.8  # of a time budget: boards are started until then
 SHRINK_SHARE = 0.95  # shrinks until then; the rest is the report's
-REPORT_EVERY = 5.0  # seconds between two rewrites of the report while the campaign runs
+REPORT_EVERY = 5.0  # seconds between two rewrites of the report while the campaign runs, at the least
+REPORT_SHARE = 0.1  # and at least 1 / REPORT_SHARE times the last rewrite's time: the report takes at most a
+# tenth of the main process, which shares the machine's cores with the workers (a page of a 5,000-cell board
+# takes a tenth of a second to draw; rewriting 40 such pages every 5 s took a core's fifth from the boards)
 
 
 @dataclass
@@ -79,7 +83,7 @@ class Progress:
 class Shrinking:
     """How a campaign shrinks: how many findings per signature, each shrink's CPU cap, timeouts or not."""
 
-    per_signature: int = 2
+    per_signature: int = PER_SIGNATURE
     cap: float = SHRINK_CAP
     timeouts: bool = False
 
@@ -134,7 +138,7 @@ def run_campaign(config: Config, out: Path, boards: int | None = None, time_budg
         ends = _Ends(start, time_budget)
         jobs = jobs or os.cpu_count() or 1
         todo_boards = (i for i in range(boards if boards is not None else 10**12) if i not in done)
-        live = _Live(config, out, shrinking, report, progress, on_outcome, on_shrunk, ends)
+        live = _Live(config, out, shrinking, report, progress, on_outcome, on_shrunk, ends, done)
         work = _Work(tasks(config, todo_boards, batch),
                      lambda: ends.boards_open() and not (exit_first and progress.findings))
         live.queue_for(known, work)
@@ -172,29 +176,40 @@ class _Live:
     """The campaign's state as results come in: boards recorded, shrinks queued and kept, the report rewritten."""
 
     def __init__(self, config: Config, out: Path, shrinking: Shrinking | None, report: bool, progress: Progress,
-                 on_outcome, on_shrunk, ends: _Ends):
+                 on_outcome, on_shrunk, ends: _Ends, done: set[int]):
         self.config, self.out, self.shrinking, self.progress = config, out, shrinking, progress
         self.on_outcome, self.on_shrunk, self.ends = on_outcome, on_shrunk, ends
         self.report = Report(out, shrinking.per_signature if shrinking else 0,
                              shrinking.timeouts if shrinking else False) if report else None
         self.kept = set(read_shrunk(out))
         self.queued: set[str] = set()
-        self.eager: dict[tuple, int] = {}  # signature -> findings queued for shrinking as they came
+        self.candidates: dict[tuple, list[Finding]] = {}  # signature -> its first findings so far, in report order
+        self.done: set[int] = set(done)  # boards done
+        self.frontier = 0  # every board before it is done
         self.rows: dict[int, dict] = {}  # board index -> its line, for the shrink budgets
         self.parts: dict[int, dict[str, BoardOutcome]] = {}  # board index -> its parts' outcomes, as they come
         self.written = 0.0
+        self.report_every = REPORT_EVERY  # seconds until the next rewrite (REPORT_SHARE of the time at most)
 
     def queue_for(self, findings: list[Finding], work: _Work) -> None:
-        """Queue the shrinks of these new findings that the report will want: the first of each signature."""
+        """Queue the shrinks the report will want as soon as that is certain: a finding is its signature's
+        first (in report order) once every board before its own is done, and is shrunk then.  Boards finish
+        out of order (a batch of tiny boards after the big boards beside it), and a guess at the first as
+        findings came cost a slow engine's shrink of a big board for every wrong one (4 of 11 shrinks)."""
         if self.shrinking is None:
             return
         for f in findings:
-            if not shrinkable(f, self.shrinking.timeouts):
-                continue
-            if self.eager.get(f.signature, 0) >= self.shrinking.per_signature:
-                continue
-            self.eager[f.signature] = self.eager.get(f.signature, 0) + 1
-            self._queue(f, work)
+            if shrinkable(f, self.shrinking.timeouts):
+                chosen = self.candidates.setdefault(f.signature, [])
+                chosen.append(f)
+                chosen.sort(key=report_order)
+                del chosen[self.shrinking.per_signature:]
+        while self.frontier in self.done:
+            self.frontier += 1
+        for chosen in self.candidates.values():
+            for f in chosen:
+                if f.index is None or f.index < self.frontier:  # no board before it can bring an earlier one
+                    self._queue(f, work)
 
     def complete(self, work: _Work) -> None:
         """Queue what the report's own choice (board order) still lacks."""
@@ -242,16 +257,19 @@ class _Live:
             for outcome in result:
                 _record(self.out, outcome)
                 self.rows[outcome.index] = {"solver_cpu_seconds": dict(outcome.solver_cpu)}
+                self.done.add(outcome.index)
                 self.progress.boards += 1
                 self.progress.findings += len(outcome.findings)
                 self.queue_for(list(outcome.findings), work)
                 if self.on_outcome:
                     self.on_outcome(outcome, self.progress)
-        if self.report is not None and time.perf_counter() - self.written >= REPORT_EVERY:
+        if self.report is not None and time.perf_counter() - self.written >= self.report_every:
             p = self.progress
+            began = time.perf_counter()
             self.report.write(f"{p.phase} {p.boards} boards, {p.findings} findings, shrinking {p.shrunk} of "
                               f"{p.shrinks}")
             self.written = time.perf_counter()
+            self.report_every = max(REPORT_EVERY, (self.written - began) / REPORT_SHARE)
 
 
 def _settle_certificates(out: Path) -> None:

@@ -81,3 +81,27 @@ def test_json_prints_the_runs_totals_as_summary_json_keeps_them(tmp_path, capsys
     assert code == 1 and printed["boards"] == 3 and printed["findings"] > 0
     stored = json.loads((out / "summary.json").read_text())
     assert {k: v for k, v in printed.items() if k != "seconds"} == {k: v for k, v in stored.items() if k != "seconds"}
+
+
+
+def test_a_finding_is_shrunk_only_once_the_boards_before_it_are_done(tmp_path):
+    """Boards finish out of order (with two processes, a batch of tiny boards beside a big one): the later
+    board's finding waits until the earlier boards are done, and the earlier one of its signature is shrunk
+    instead; a guess at the first as findings came cost a slow engine a shrink the report threw away."""
+    from minecheck.campaigns.campaign import Progress, _Ends, _Live, _Work
+    from minecheck.check.findings import read_findings
+
+    campaign(tmp_path / "run", jobs=1)
+    by_signature: dict = {}
+    for f in read_findings(tmp_path / "run"):
+        by_signature.setdefault(f.signature, {}).setdefault(f.index, f)
+    early, late = next(sorted(fs.values(), key=lambda f: f.index)[:2] for fs in by_signature.values() if len(fs) > 1)
+    live = _Live(SMALL, tmp_path / "fresh", Shrinking(per_signature=1), False, Progress(), None, None,
+                 _Ends(0.0, None), done=set(range(early.index)))
+    work = _Work(iter(()), lambda: True)
+    live.done.add(late.index)
+    live.queue_for([late], work)
+    assert not work.shrinks  # board `early` may still bring an earlier finding of the signature
+    live.done.update(range(late.index))
+    live.queue_for([early], work)
+    assert [job.finding for job in work.shrinks] == [early.to_json()]
