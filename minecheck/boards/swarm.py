@@ -36,10 +36,11 @@ flagged (its mines, flagged, would cut the component); and a dense row or column
 as half its cells as the fewest mines, so there the total at fewest gives way to a plain stated total.
 A numeric edge asks for what it needs and gives way where the others leave it no room: a count or a
 near-certain cell takes a plain stated total (not at an extreme) and mines left to place (some flags at
-most), and gives way to an impossible total or a forbidden flag; a count makes sparse give way (it needs
-many mines left), a near-certain cell dense (it needs few); a component past 32 cells brings a large
-component; every covered cell a mine gives way to a digit +1 or a forbidden flag (each needs a covered
-safe cell), makes every mine flagged some flags (a covered cell must be left) and, beside a large
+most), and gives way to an impossible total or a forbidden flag (a near-certain cell also to a digit -1
+on a board without flags: its few mines, none flagged, can always move off the frontier); a count makes
+sparse give way (it needs many mines left), a near-certain cell dense (it needs few); a component past 32
+cells brings a large component; every covered cell a mine gives way to a digit +1 or a forbidden flag
+(each needs a covered safe cell), makes every mine flagged some flags (a covered cell must be left) and, beside a large
 component, sparse give way (the component's cells are mines).  A numeric edge holds on the board as
 rendered, before an impossible change makes it one no layout meets.
 
@@ -141,6 +142,8 @@ def settle_numeric(drawn: set[str], numeric: str) -> set[str]:
     if numeric in (PAST_32, PAST_64, NEAR_CERTAIN):
         if impossible & {TOTAL_BELOW, TOTAL_ABOVE, FORBIDDEN_FLAG}:
             return settle(drawn)
+        if numeric == NEAR_CERTAIN and DIGIT_BELOW in impossible and NO_FLAGS in drawn:
+            return settle(drawn)  # its few mines, none flagged, leave a digit -1 a layout off the frontier
         gives_way = {DENSE} if numeric == NEAR_CERTAIN else {SPARSE}  # a few mines left, or many
         drawn = (drawn - set(TOTAL_CHOICES) - {EVERY_FLAG} - gives_way) | {TOTAL}
         drawn |= {SOME_FLAGS} if not drawn & set(FLAG_CHOICES) else set()
