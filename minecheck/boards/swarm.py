@@ -40,9 +40,9 @@ most), and gives way to an impossible total or a forbidden flag (a near-certain 
 on a board without flags: its few mines, none flagged, can always move off the frontier); a count makes
 sparse give way (it needs many mines left), a near-certain cell dense (it needs few); a component past 32
 cells brings a large component; every covered cell a mine gives way to a digit +1 or a forbidden flag
-(each needs a covered safe cell), makes every mine flagged some flags (a covered cell must be left) and, beside a large
-component, sparse give way (the component's cells are mines).  A numeric edge holds on the board as
-rendered, before an impossible change makes it one no layout meets.
+(each needs a covered safe cell), makes every mine flagged some flags (a covered cell must be left)
+and, beside a large component, sparse give way (the component's cells are mines).  A numeric edge holds
+on the board as rendered, before an impossible change makes it one no layout meets.
 
 A board is built to have its features: a large component gets a row of opened safe cells with covered
 rows on both sides (on a row or column, every other cell of a stretch; 17 columns or more, or a stretch of

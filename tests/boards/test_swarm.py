@@ -13,10 +13,13 @@ import pytest
 
 from minecheck.boards.recipe import Recipe
 from minecheck.boards.swarm import (
+    DIGIT_BELOW,
     FEATURES,
     FLAG_CHOICES,
     IMPOSSIBLE,
     LARGE,
+    NEAR_CERTAIN,
+    NO_FLAGS,
     NUMERIC,
     TOTAL_CHOICES,
     missing,
@@ -181,7 +184,7 @@ def test_a_near_certain_cell_gives_way_to_a_digit_below_on_a_board_without_flags
     build had both: the 10,000-board mix stopped at board 9275 on this recipe ("no board ... in 500 builds")."""
     recipe = Recipe("swarm", (), 16337517992044)
     features = swarm_features(recipe)
-    assert "impossible: digit -1" in features and "no flags" in features
-    assert "a probability within 1/100 of 0 or 1" not in features
+    assert DIGIT_BELOW in features and NO_FLAGS in features
+    assert NEAR_CERTAIN not in features
     made = swarm_board(recipe)
     assert made.impossible and not missing(made)
