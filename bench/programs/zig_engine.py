@@ -30,9 +30,9 @@ def answer(board_text, mode):
     rows, total = rows_of(board_text)
     engine_text = "\n".join(" ".join(ENGINE_CELL.get(ch, ch) for ch in row) for row in rows) + "\n"
     run = subprocess.run([str(BINARY), "--mines", str(total)], input=engine_text, capture_output=True, text=True)
-    if run.returncode != 0:
-        sys.stderr.write(run.stderr[-2000:])
-        raise SystemExit(f"zig-main exited {run.returncode}")
+    if run.returncode != 0:  # the engine's own words end the stderr, and its exit status is the adapter's
+        sys.stderr.write(run.stderr[-4000:])
+        raise SystemExit(run.returncode if run.returncode > 0 else 128 - run.returncode)
     lines = run.stdout.splitlines()
     probs = [line.split() for line in lines[lines.index("Probabilities:") + 1:]]
     cells = [{"row": r, "col": c, "probability": float(probs[r][c])}
@@ -44,10 +44,6 @@ if __name__ == "__main__":
     if os.environ.get("MINECHECK_PERSISTENT"):
         for line in sys.stdin:
             request = json.loads(line)
-            try:
-                print(json.dumps(answer(request["board"], request["mode"])), flush=True)
-            except SystemExit as e:
-                sys.stderr.write(f"{e}\n")
-                sys.exit(1)
+            print(json.dumps(answer(request["board"], request["mode"])), flush=True)
     else:
         print(json.dumps(answer(sys.stdin.read(), os.environ.get("MINECHECK_MODE", "global"))))
