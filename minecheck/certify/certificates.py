@@ -43,6 +43,8 @@ class Refutation:
     digits: str = "direct"  # the encodings the CNF was written with (minecheck.certify.cnf)
     total: str = "seqcounter"
     cnf: str | None = None  # the DIMACS text the proof refutes, for a checker of the user's choice
+    blocked: tuple[tuple[int, ...], ...] = ()  # layouts of the cells ``over`` ruled out, a clause each (counts)
+    over: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -136,7 +138,8 @@ def _out(item) -> dict:
     if isinstance(item, Refutation):
         return {"type": "refutation", "rules": [list(k) for k in item.rules],
                 "some": [[c, m] for c, m in item.some], "proof": item.proof, "steps": item.steps,
-                "solver": item.solver, "digits": item.digits, "total": item.total, "cnf": item.cnf}
+                "solver": item.solver, "digits": item.digits, "total": item.total, "cnf": item.cnf} | (
+                    {"blocked": [list(b) for b in item.blocked], "over": list(item.over)} if item.over else {})
     if isinstance(item, Core):
         return {"type": "core", "rules": [list(k) for k in item.rules], "refutation": _out(item.refutation),
                 "layouts": [list(lay) for lay in item.layouts]}
@@ -171,7 +174,8 @@ def _in(d: dict):
     if kind == "refutation":
         return Refutation(tuple(_key(k) for k in d["rules"]), tuple((int(c), bool(m)) for c, m in d["some"]),
                           str(d["proof"]), int(d["steps"]), str(d["solver"]), str(d["digits"]), str(d["total"]),
-                          d.get("cnf"))
+                          d.get("cnf"), tuple(tuple(int(c) for c in b) for b in d.get("blocked", ())),
+                          tuple(int(c) for c in d.get("over", ())))
     if kind == "core":
         return Core(tuple(_key(k) for k in d["rules"]), _in(d["refutation"]),
                     tuple(tuple(int(c) for c in lay) for lay in d["layouts"]))

@@ -2,13 +2,13 @@
 
 * a layout is checked by reading the board's cells: the mines around each digit counted, each flag
   a mine, the total (a few lines of its own);
-* a refutation by writing its CNF again from the board and the rules it names (``minecheck.certify.cnf``),
-  rejecting it when the CNF it carries is not that text, and by ``dratify``'s pure-Python checker
-  replaying its proof forward, every step by reverse unit propagation (DRUP; RAT steps are refused);
+* a refutation by what its CNF means (``minecheck.certify.encoding``: each rule's clauses admit exactly that
+  rule's layouts, the claim clause is the claim, no helper shared), by every layout of the certification
+  (none may have a value its claim says no layout has), and by ``dratify``'s pure-Python checker replaying
+  its proof forward, every step by reverse unit propagation (DRUP; RAT steps are refused);
 * a core by its refutation and, for each rule, a layout keeping all the others (so it is minimal).
 
-A certificate proves the reference's answer on that board under these rules; that the rules are the
-game's is what the encoding's own tests show (tests/certify/), and what ``brute`` reads on its own.
+A certificate proves the reference's answer on that board under these rules, read off its cells here.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from importlib.metadata import version
 from dratify import CNF, check_proof
 
 from minecheck.certify.certificates import REFUTATION, WITNESS, Certification, Core, Evidence, Refutation, Witness
-from minecheck.certify.cnf import encode
+from minecheck.certify.cnf import blocking, encode
+from minecheck.certify.encoding import Dimacs, cell_var, meaning_problems, read_dimacs
 from minecheck.certify.rules import Reading, describe
 from minecheck.model.answers import Mode
 from minecheck.model.board import COVERED, FLAG, Board
@@ -64,15 +65,35 @@ def check_witness(board: Board, witness: Witness) -> list[str]:
     return problems
 
 
+def refutation_cnf(board: Board, mode: Mode, refutation: Refutation) -> Dimacs:
+    """The CNF a refutation's proof is checked against: the DIMACS text it carries, else the board's encoding of
+    its rules written again; ValueError when neither can be had."""
+    if refutation.cnf is not None:
+        return read_dimacs(refutation.cnf)
+    formula = encode(Reading(board, mode), refutation.rules, refutation.some, refutation.digits, refutation.total,
+                     refutation.blocked, refutation.over)
+    return Dimacs(formula.nvars, formula.clauses)
+
+
+def required_clauses(board: Board, refutation: Refutation) -> tuple[tuple[int, ...], ...]:
+    """The clauses a refutation adds to its rules: the claim, and one per blocked layout."""
+    var = cell_var(board)
+    claim = (tuple(var[c] if mine else -var[c] for c, mine in refutation.some),) if refutation.some else ()
+    return claim + tuple(blocking(var, refutation.over, mines) for mines in refutation.blocked)
+
+
 def check_refutation(board: Board, mode: Mode, refutation: Refutation) -> tuple[list[str], float]:
-    """Why the refutation does not hold (empty: it does), and the CPU seconds its proof took to check."""
+    """Why the refutation does not hold (empty: it does), and the CPU seconds its proof took to check: its CNF
+    must mean its rules and claim (``minecheck.certify.encoding``), and its proof must refute that CNF."""
     start = time.process_time()
     try:
-        formula = encode(Reading(board, mode), refutation.rules, refutation.some, refutation.digits, refutation.total)
-    except ValueError as err:
-        return [f"it cannot be written as a CNF of the board: {err}"], 0.0
-    if refutation.cnf is not None and refutation.cnf != formula.dimacs:
-        return ["its CNF is not the board's encoding of the rules it names"], 0.0
+        formula = refutation_cnf(board, mode, refutation)
+        required = required_clauses(board, refutation)
+    except (ValueError, KeyError) as err:
+        return [f"its CNF cannot be read or written: {err!r}"], 0.0
+    meaning = meaning_problems(board, mode, refutation.rules, required, formula)
+    if meaning:
+        return [f"its CNF is not its rules and claim: {p}" for p in meaning], time.process_time() - start
     cnf = CNF(formula.nvars)
     for clause in formula.clauses:
         cnf.add_dimacs(clause)
@@ -122,7 +143,35 @@ def check_certification(cert: Certification, board: Board | None = None) -> Chec
         problems += [f"core: {p}" for p in found]
         seconds.append(spent)
     problems += _evidence_problems(cert, mine)
+    problems += _contradictions(cert, mine)
     return Checked(tuple(problems), len(seconds), steps, tuple(seconds))
+
+
+def _contradictions(cert: Certification, board: Board) -> list[str]:
+    """A refutation that a layout of the same certification contradicts: the layout has a value the refutation's
+    claim says no layout has, or (with no claim) exists at all, or breaks a clause of the refutation's CNF."""
+    out = []
+    refutations = list(enumerate(cert.refutations)) + ([("of the core", cert.core.refutation)] if cert.core else [])
+    var = cell_var(board)
+    for i, r in refutations:
+        for j, w in enumerate(cert.witnesses):
+            mines = set(w.mines)
+            if not r.some or any((c in mines) == mine for c, mine in r.some):
+                out.append(f"refutation {i} says no layout has what layout {j} has")
+                break
+        if cert.witnesses and r.cnf is not None:
+            try:
+                cnf = read_dimacs(r.cnf)
+            except ValueError:
+                continue  # reported by its own check
+            claim = {frozenset(c) for c in required_clauses(board, r)}
+            true = {var[c] for c in cert.witnesses[0].mines if c in var}
+            broken = next((c for c in cnf.clauses if frozenset(c) not in claim and all(abs(x) <= len(var) for x in c)
+                           and not any((abs(x) in true) == (x > 0) for x in c)), None)
+            if broken is not None:
+                out.append(f"refutation {i}: its CNF's clause {' '.join(map(str, broken))} is broken by layout 0, "
+                           "which keeps every rule")
+    return out
 
 
 def _evidence_problems(cert: Certification, board: Board) -> list[str]:
@@ -146,7 +195,7 @@ def _evidence_problems(cert: Certification, board: Board) -> list[str]:
 def _about(cert: Certification, e: Evidence, cell: int | None, mine: bool | None) -> str | None:
     """Why the evidence does not prove "cell can (not) be ``mine``" (cell None: the board's consistency)."""
     pool = cert.witnesses if e.kind == WITNESS else cert.refutations
-    if not 0 <= e.index < len(pool):
+    if not isinstance(e.index, int) or not 0 <= e.index < len(pool):
         return f"no {e.kind} {e.index}"
     if e.kind == WITNESS:
         return None if cell is None or (cell in pool[e.index].mines) == mine else f"layout {e.index} shows otherwise"
