@@ -143,8 +143,23 @@ def check_certification(cert: Certification, board: Board | None = None) -> Chec
         problems += [f"core: {p}" for p in found]
         seconds.append(spent)
     problems += _evidence_problems(cert, mine)
+    problems += unsettled(cert, mine)
     problems += _contradictions(cert, mine)
     return Checked(tuple(problems), len(seconds), steps, tuple(seconds))
+
+
+def unsettled(cert: Certification, board: Board) -> list[str]:
+    """The claims of the answer left without evidence, when the certification does not say why (``declined``)."""
+    if cert.declined is not None:
+        return []
+    out = []
+    if cert.consistent is None:
+        out.append("consistency: no evidence")
+    for p in cert.cells:
+        row, col = board.row_col(p.cell)
+        out += [f"r{row}c{col}: no evidence whether it can be {side}" for side, e in (("a mine", p.mine),
+                                                                                    ("safe", p.safe)) if e is None]
+    return out
 
 
 def _contradictions(cert: Certification, board: Board) -> list[str]:

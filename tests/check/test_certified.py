@@ -4,7 +4,9 @@ certificates.jsonl, and `minecheck verify` checking them again (and failing on o
 from __future__ import annotations
 
 import json
+import shutil
 
+import pytest
 from shared import board
 
 from minecheck.check.certified import CERTIFICATES, certify_checks, read_certificates, verify_line, with_certificate
@@ -68,3 +70,58 @@ def test_check_certify_certifies_every_reference(capsys):
     text = capsys.readouterr().out
     assert "certificate: exact (local) certified: 3 verdicts" in text
     assert "certificate: brute (local) certified: 3 verdicts" in text
+
+
+def test_check_certify_exits_1_when_a_certificate_proves_a_reference_wrong(capsys):
+    assert main(["check", "3x2/HHH/121", "--solvers", "exact", "--references", "exact,dpll@seed", "--certify"]) == 1
+    assert "certificate: dpll@seed (local) proved WRONG about 0, 1, 2" in capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def certified_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("certified") / "run"
+    assert main(["fuzz", "--seed", "5", "--boards", "4", "--solvers", "exact", "--references", "exact,brute",
+                 "--generator", "reveal", "--out", str(out), "--jobs", "1", "-q", "--no-report", "--certify"]) == 0
+    return out
+
+
+def _tampered(run, tmp_path, change):
+    """A copy of the run with certificates.jsonl's lines passed through ``change`` (a list in, a list out)."""
+    copy = tmp_path / "copy"
+    shutil.copytree(run, copy)
+    rows = [json.loads(line) for line in (copy / CERTIFICATES).read_text().splitlines()]
+    (copy / CERTIFICATES).write_text("".join(json.dumps(r) + "\n" for r in change(rows)))
+    return copy
+
+
+def _first_with_cells(rows):
+    return next(r for r in rows if r["certification"]["cells"])
+
+
+def _drop_verdict(rows):
+    del _first_with_cells(rows)["certification"]["cells"][0]
+    return rows
+
+
+def _null_evidence(rows):
+    _first_with_cells(rows)["certification"]["cells"][0][2] = None
+    return rows
+
+
+def _null_consistency(rows):
+    rows[0]["certification"]["claimed_consistent"] = None
+    return rows
+
+
+@pytest.mark.parametrize("change, said", [
+    (_drop_verdict, "verdicts missing: r"),
+    (_null_evidence, ": no evidence whether it can be a mine"),
+    (_null_consistency, "claim about consistency is missing"),
+    (lambda rows: rows[1:], "missing: board 0: 1 of its 4 certificate lines lost"),
+])
+def test_verify_fails_naming_what_a_run_lost_of_its_certificates(certified_run, tmp_path, capsys, change, said):
+    capsys.readouterr()
+    assert main(["verify", str(certified_run)]) == 0
+    assert ", 0 failed, 0 missing" in capsys.readouterr().out
+    assert main(["verify", str(_tampered(certified_run, tmp_path, change))]) == 1
+    assert said in capsys.readouterr().out
