@@ -71,8 +71,8 @@ def export(items: list[tuple[str, Certification]], folder: Path) -> int:
     for label, cert in items:
         board = parse_board(cert.board)
         found = list(enumerate(cert.refutations)) + ([("core", cert.core.refutation)] if cert.core else [])
-        for count in getattr(cert, "counts", ()) or ():
-            found += [(f"count{i}", r) for i, r in enumerate(count)]
+        if cert.count is not None:
+            found += [(f"count{i}", c.refutation) for i, c in enumerate(cert.count.components) if c.refutation]
         for i, r in found:
             cnf = r.cnf if r.cnf is not None else encode(Reading(board, cert.mode), r.rules, r.some, r.digits,
                                                          r.total, r.blocked, r.over).dimacs

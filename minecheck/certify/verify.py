@@ -6,7 +6,10 @@
   rule's layouts, the claim clause is the claim, no helper shared), by every layout of the certification
   (none may have a value its claim says no layout has), and by ``dratify``'s pure-Python checker replaying
   its proof forward, every step by reverse unit propagation (DRUP; RAT steps are refused);
-* a core by its refutation and, for each rule, a layout keeping all the others (so it is minimal).
+* a core by its refutation and, for each rule, a layout keeping all the others (so it is minimal);
+* a count by its components (the board's, read here), each listed layout against the digits, and each
+  component's refutation of its rules with every listed layout blocked; the count and probabilities are then
+  recomputed from the lists (``certificates.tally``).
 
 A certificate proves the reference's answer on that board under these rules, read off its cells here.
 """
@@ -19,7 +22,16 @@ from importlib.metadata import version
 
 from dratify import CNF, check_proof
 
-from minecheck.certify.certificates import REFUTATION, WITNESS, Certification, Core, Evidence, Refutation, Witness
+from minecheck.certify.certificates import (
+    REFUTATION,
+    WITNESS,
+    Certification,
+    Core,
+    Count,
+    Evidence,
+    Refutation,
+    Witness,
+)
 from minecheck.certify.cnf import blocking, encode
 from minecheck.certify.encoding import Dimacs, cell_var, meaning_problems, read_dimacs
 from minecheck.certify.rules import Reading, describe
@@ -122,6 +134,85 @@ def check_core(board: Board, mode: Mode, core: Core) -> tuple[list[str], float]:
     return problems, seconds
 
 
+def components_of(board: Board) -> list[frozenset[int]]:
+    """The board's components, read here: the covered cells by a digit, linked where one digit touches both."""
+    parent: dict[int, int] = {}
+
+    def find(c: int) -> int:
+        while parent.setdefault(c, c) != c:
+            parent[c] = parent[parent[c]]
+            c = parent[c]
+        return c
+
+    for cells in _covered_around(board).values():
+        for c in cells:
+            parent[find(c)] = find(cells[0])
+    groups: dict[int, set[int]] = {}
+    for c in parent:
+        groups.setdefault(find(c), set()).add(c)
+    return [frozenset(g) for g in groups.values()]
+
+
+def _covered_around(board: Board) -> dict[int, list[int]]:
+    """Each digit's covered neighbours (those with none left out)."""
+    out = {}
+    for d in (i for i, v in enumerate(board.cells) if v >= 0):
+        row, col = divmod(d, board.width)
+        near = [r * board.width + c for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)
+                if 0 <= r < board.height and 0 <= c < board.width and (r, c) != (row, col)]
+        covered = [n for n in near if board.cells[n] == COVERED]
+        if covered:
+            out[d] = covered
+    return out
+
+
+def check_count(board: Board, mode: Mode, count: Count) -> tuple[list[str], list[float]]:
+    """Why the count certificate does not prove its components' layouts (empty: it does): the components are the
+    board's, each listed layout keeps every digit of its component and is listed once, and each refutation is of
+    that component's rules (digits whose covered cells are all in it, flags) with a clause blocking each layout."""
+    problems, seconds = [], []
+    around = _covered_around(board)
+    wanted = set(components_of(board))
+    given = [frozenset(c.cells) for c in count.components]
+    if set(given) != wanted or len(given) != len(wanted):
+        problems.append(f"its {len(given)} components are not the board's {len(wanted)}")
+    for i, comp in enumerate(count.components):
+        cells = set(comp.cells)
+        if comp.refutation is None:
+            if comp.layouts:
+                problems.append(f"component {i}: layouts listed without the refutation that no other exists")
+            continue
+        r = comp.refutation
+        if r.some or tuple(r.blocked) != tuple(comp.layouts) or tuple(r.over) != tuple(sorted(cells)):
+            problems.append(f"component {i}: its refutation does not block exactly its layouts")
+        for key in r.rules:
+            if key[0] == "total" or (key[0] == "digit" and not (around.get(key[1]) and set(around[key[1]]) <= cells)):
+                problems.append(f"component {i}: its refutation leans on {key[0]} {key[1:]}, not a rule of it alone")
+        if len(set(comp.layouts)) != len(comp.layouts):
+            problems.append(f"component {i}: a layout is listed twice")
+        digits = [d for d, near in around.items() if set(near) <= cells]
+        for lay in comp.layouts:
+            mines = set(lay) | {c for c, v in enumerate(board.cells) if v == FLAG}
+            if not set(lay) <= cells:
+                problems.append(f"component {i}: layout {list(lay)} puts a mine outside it")
+                break
+            bad = next((d for d in digits if sum(1 for n in _around(board, d) if n in mines) != board.cells[d]), None)
+            if bad is not None:
+                row, col = board.row_col(bad)
+                problems.append(f"component {i}: layout {list(lay)} breaks the digit at r{row}c{col}")
+                break
+        found, spent = check_refutation(board, mode, r)
+        problems += [f"component {i}: {p}" for p in found]
+        seconds.append(spent)
+    return problems, seconds
+
+
+def _around(board: Board, cell: int) -> list[int]:
+    row, col = divmod(cell, board.width)
+    return [r * board.width + c for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)
+            if 0 <= r < board.height and 0 <= c < board.width and (r, c) != (row, col)]
+
+
 def check_certification(cert: Certification, board: Board | None = None) -> Checked:
     """Check every certificate of a certification, and that each piece of evidence is about its cell."""
     mine = parse_board(cert.board)
@@ -142,6 +233,18 @@ def check_certification(cert: Certification, board: Board | None = None) -> Chec
         found, spent = check_core(mine, cert.mode, cert.core)
         problems += [f"core: {p}" for p in found]
         seconds.append(spent)
+    if cert.count is not None:
+        found, spent = check_count(mine, cert.mode, cert.count)
+        problems += [f"count: {p}" for p in found]
+        seconds += spent
+        if cert.proven_consistent is False:
+            problems.append("count: a count certificate of a board its consistency refutation says is impossible")
+        for j, w in enumerate(cert.witnesses):
+            missing = next((c for c in cert.count.components if c.refutation is not None
+                            and tuple(m for m in w.mines if m in set(c.cells)) not in set(c.layouts)), None)
+            if missing is not None:
+                problems.append(f"count: layout {j} is not among the listed layouts of its component")
+                break
     problems += _evidence_problems(cert, mine)
     problems += unsettled(cert, mine)
     problems += _contradictions(cert, mine)

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
+from importlib.util import find_spec
 from pathlib import Path
 
 from minecheck.certify.certificates import WITNESS, Certification, from_json, to_json
 from minecheck.certify.certification import certify, claimed_verdicts
+from minecheck.certify.counting import LISTED
 from minecheck.certify.verify import check_certification
 from minecheck.check.crosscheck import BoardCheck
 from minecheck.check.findings import Finding, Kind, read_findings
@@ -18,6 +20,7 @@ from minecheck.model.answers import Mode, SolverResult, result_from_json
 from minecheck.model.board import COVERED, Board
 from minecheck.model.boardtext import parse_board
 from minecheck.running.catalogue import REFERENCES
+from minecheck.running.registry import get_solver
 
 CERTIFICATES = "certificates.jsonl"  # a line per (board, mode, reference) certified
 ANSWERS = "answers.jsonl"  # the answers a run kept for its boards with findings (minecheck.campaigns.fuzz)
@@ -64,13 +67,46 @@ def certify_checks(checks: list[BoardCheck], index: int | None,
             result = c.result(name)
             if not certifiable(result):
                 continue
-            key = (c.mode, result.consistent, tuple((a.cell, a.verdict, a.probability) for a in result.cells))
+            key = (c.mode, result.consistent, result.layouts,
+                   tuple((a.cell, a.verdict, a.probability) for a in result.cells))
             if key not in made:
-                made[key] = certify(c.board, result)
+                made[key] = with_second_counter(c.board, certify(c.board, result))
             cert = replace(made[key], reference=name)
             checked = check_certification(cert, c.board)
             out.append(Certified(index, cert, checked.problems, checked.steps, checked.checker))
     return out
+
+
+def with_second_counter(board: Board, cert: Certification) -> Certification:
+    """Where a component has too many layouts to list, the count is not proved: ask the second counter (ganak),
+    and say what it counts beside the claim (agreement, not proof)."""
+    if cert.count is None or cert.count.listed or cert.count.claimed is None:
+        return cert
+    if find_spec("pyganak") is None:
+        said = "no second counter: ganak is not installed (pip install -e \".[ganak]\")"
+    else:
+        theirs = get_solver("ganak").solve(board, cert.mode)
+        said = (f"ganak declined: {theirs.declined or theirs.error}" if theirs.layouts is None else
+                f"ganak counts {theirs.layouts:,}: " + ("agrees" if theirs.layouts == cert.count.claimed else
+                                                       "DISAGREES"))
+    return replace(cert, count=replace(cert.count, second=said))
+
+
+def count_words(cert: Certification) -> str | None:
+    """What is proved of the count, and what only agreed, in a line (None: the answer claims no count)."""
+    count = cert.count
+    if count is None:
+        return None
+    if count.listed:
+        n = sum(len(c.layouts) for c in count.components)
+        proven, _ = cert.proven_count
+        state = "as claimed" if proven == count.claimed else f"not the {count.claimed:,} claimed"
+        return (f"count proved: {proven:,} layouts ({state}), from {n:,} layouts of {len(count.components)} "
+                f"components, each listed and checked, with a refutation that no other exists; the probabilities "
+                f"follow from them")
+    big = sum(c.refutation is None for c in count.components)
+    return (f"count not proved: {big} of {len(count.components)} components have more than {LISTED:,} layouts to "
+            f"list; only agreed: {count.second or 'no second counter asked'}")
 
 
 def with_certificate(finding: Finding, certified: list[Certified]) -> Finding:
@@ -104,6 +140,7 @@ def summary(c: Certified, cells: tuple[int, ...]) -> dict:
         out_cells.append(entry)
     core = None if cert.core is None else [list(k) for k in cert.core.rules]
     return {"reference": cert.reference, "certified": cert.certified, "wrong": list(cert.wrong),
+            "count": count_words(cert), "count_proved": cert.count is not None and cert.count.listed,
             "declined": cert.declined, "checked": not c.problems, "checker": c.checker, "steps": c.steps,
             "consistent": cert.proven_consistent, "core": core, "cells": out_cells, "file": CERTIFICATES}
 
