@@ -123,15 +123,18 @@ def meaning_problems(board: Board, mode: Mode, keys, required: tuple[Clause, ...
     except (ValueError, KeyError, IndexError) as err:
         return [f"it names a rule the board has not: {err}"]
     cells = len(cell_var(board))
-    left = list(cnf.clauses)
     problems = []
+    where: dict[frozenset, list[int]] = {}
+    for i, clause in enumerate(cnf.clauses):
+        where.setdefault(frozenset(clause), []).append(i)
+    taken = set()
     for clause in required:
-        wanted = frozenset(clause)
-        at = next((i for i in range(len(left) - 1, -1, -1) if frozenset(left[i]) == wanted), None)
-        if at is None:
+        found = where.get(frozenset(clause))
+        if not found:
             problems.append(f"no clause says {_words(clause)}: the claim is not the one stated")
         else:
-            del left[at]
+            taken.add(found.pop())  # the last such clause: a rule's own copy, if any, stays a rule's
+    left = [c for i, c in enumerate(cnf.clauses) if i not in taken]
     blocks = _blocks([c for c in left if any(abs(x) > cells for x in c)], cells)
     fits = []
     for block in blocks:

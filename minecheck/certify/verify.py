@@ -190,13 +190,14 @@ def check_count(board: Board, mode: Mode, count: Count) -> tuple[list[str], list
                 problems.append(f"component {i}: its refutation leans on {key[0]} {key[1:]}, not a rule of it alone")
         if len(set(comp.layouts)) != len(comp.layouts):
             problems.append(f"component {i}: a layout is listed twice")
-        digits = [d for d, near in around.items() if set(near) <= cells]
+        digits = [(d, _around(board, d)) for d, near in around.items() if set(near) <= cells]
+        flags = {c for c, v in enumerate(board.cells) if v == FLAG}
         for lay in comp.layouts:
-            mines = set(lay) | {c for c, v in enumerate(board.cells) if v == FLAG}
+            mines = set(lay) | flags
             if not set(lay) <= cells:
                 problems.append(f"component {i}: layout {list(lay)} puts a mine outside it")
                 break
-            bad = next((d for d in digits if sum(1 for n in _around(board, d) if n in mines) != board.cells[d]), None)
+            bad = next((d for d, near in digits if sum(n in mines for n in near) != board.cells[d]), None)
             if bad is not None:
                 row, col = board.row_col(bad)
                 problems.append(f"component {i}: layout {list(lay)} breaks the digit at r{row}c{col}")
