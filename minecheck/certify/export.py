@@ -13,7 +13,7 @@ from minecheck.certify.rules import Reading, describe
 from minecheck.model.board import Board
 from minecheck.model.boardtext import parse_board
 
-LOOP = ('for f in *.cnf; do drat-trim "$f" "${f%.cnf}.drat" | grep -q "^s VERIFIED" '
+LOOP = ('for f in *.cnf; do drat-trim "$f" "${f%.cnf}.drat" | grep -q "s VERIFIED" '
         '&& echo "ok $f" || echo "FAILED $f"; done')
 README = """# Refutations of a minecheck run, for a checker of your choice
 
