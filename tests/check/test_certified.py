@@ -5,15 +5,29 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
+from importlib.util import find_spec
 
 import pytest
 from shared import board
 
-from minecheck.check.certified import CERTIFICATES, certify_checks, read_certificates, verify_line, with_certificate
+from minecheck.certify.certification import certify
+from minecheck.certify.counting import count_certificate
+from minecheck.certify.rules import Reading
+from minecheck.check.certified import (
+    CERTIFICATES,
+    certify_checks,
+    count_words,
+    read_certificates,
+    verify_line,
+    with_certificate,
+    with_second_counter,
+)
 from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import Kind, read_findings
 from minecheck.cli import main
 from minecheck.model.answers import Mode
+from minecheck.solvers.exact import ExactSolver
 
 
 def verdict_check():
@@ -125,3 +139,23 @@ def test_verify_fails_naming_what_a_run_lost_of_its_certificates(certified_run, 
     assert ", 0 failed, 0 missing" in capsys.readouterr().out
     assert main(["verify", str(_tampered(certified_run, tmp_path, change))]) == 1
     assert said in capsys.readouterr().out
+
+
+def test_a_count_finding_s_summary_says_the_count_is_proved():
+    c = verdict_check()
+    (made,) = certify_checks([c], 0)
+    count_finding = next(f for f in c.findings if f.kind is Kind.COUNT)
+    said = with_certificate(count_finding, [made]).extra["certificate"]
+    assert said["count_proved"] and said["count"].startswith("count proved: 1 layouts (as claimed)")
+
+
+def test_a_count_too_big_to_list_is_named_as_only_agreed_with_the_second_counter():
+    if find_spec("pyganak") is None:
+        pytest.skip("pyganak is not installed (the ganak extra): no second counter to ask")
+    b = board("6x3x4/HHHHHH/1HHH1H/HHHHHH")
+    result = ExactSolver().solve(b, Mode.GLOBAL)
+    cert = certify(b, result)
+    unlisted = replace(cert, count=count_certificate(Reading(b, Mode.GLOBAL), result, listed=2))
+    second = with_second_counter(b, unlisted)
+    assert second.count.second == f"ganak counts {result.layouts:,}: agrees"
+    assert count_words(second).startswith("count not proved: 2 of 2 components have more than")
