@@ -337,12 +337,17 @@ def _verify(args: argparse.Namespace) -> int:
         raise BadFile(f"{args.out}: not a campaign folder (no campaign.json)")
     rows = read_certificates(args.out)
     shrunk = read_shrunk(args.out)
-    answers = answers_by_line(args.out)
     gaps = run_gaps(args.out, rows, shrunk)
-    rows += [json.loads(line) for e in shrunk.values() for line in e.get("certificates", ())]
+    kept = answers_by_line(args.out)
+    answers = [kept.get((r.get("index"), r.get("mode"), r.get("reference"))) for r in rows]
+    for e in shrunk.values():  # a shrunk board's lines, beside the answers on that board
+        theirs = {(a.get("mode"), a.get("solver")): a for a in e.get("answers", ())}
+        for line in e.get("certificates", ()):
+            rows.append(json.loads(line))
+            answers.append(theirs.get((rows[-1].get("mode"), rows[-1].get("reference"))))
     failed = []
-    for row in rows:
-        problems = verify_line(row, answers.get((row.get("index"), row.get("mode"), row.get("reference"))))
+    for row, answer in zip(rows, answers):
+        problems = verify_line(row, answer)
         if problems:
             failed.append({"index": row.get("index"), "mode": row["mode"], "reference": row["reference"],
                            "problems": list(problems)})

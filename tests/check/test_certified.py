@@ -159,3 +159,18 @@ def test_a_count_too_big_to_list_is_named_as_only_agreed_with_the_second_counter
     second = with_second_counter(b, unlisted)
     assert second.count.second == f"ganak counts {result.layouts:,}: agrees"
     assert count_words(second).startswith("count not proved: 2 of 2 components have more than")
+
+
+def test_verify_holds_a_shrunk_board_s_certificate_to_that_board_s_answers_and_misses_a_lost_one(tmp_path, capsys):
+    out = tmp_path / "run"
+    main(["fuzz", "--seed", "3", "--boards", "1", "--solvers", "dpll@seed", "--references", "exact", "--generator",
+          "reveal", "--out", str(out), "--jobs", "1", "-q", "--shrink-time", "5"])
+    entries = [json.loads(line) for line in (out / "shrunk.jsonl").read_text().splitlines()]
+    assert any(e.get("certificates") for e in entries)
+    capsys.readouterr()
+    assert main(["verify", str(out)]) == 0  # not held to the answers on the board before shrinking
+    for e in entries:
+        e.pop("certificates", None)
+    (out / "shrunk.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
+    assert main(["verify", str(out)]) == 1
+    assert "missing: the shrunk board of" in capsys.readouterr().out
