@@ -11,7 +11,10 @@ For N boards of each kind the campaign makes (the default mix's generators), eve
   (``minecheck.certify.verify.check_certification``), wall-clock seconds;
 
 the two side by side per board, interleaved, and their ratio per kind and overall (the target for the
-later ``fuzz --certify``: at most 2x).  Per refutation: proof steps (clauses added) and bytes, the CPU
+later ``fuzz --certify``: at most 2x).  The share of claims certified (verdicts, consistency claims, counts:
+proved and checked, of those the answers make), the count certificates' refutations, and drat-trim's time on
+every refutation exported (``verify --export``'s files) where drat-trim is installed.
+Per refutation: proof steps (clauses added) and bytes, the CPU
 time dratify took to check it, median and worst.  Then the proof solvers and digit encodings compared
 on the same refutations (steps, bytes, checking time), and the planted shared fault (bench/faults.py):
 the boards on which the four references agree with each other and are wrong, and how many of those
@@ -21,8 +24,11 @@ certification proves wrong; last, the second counter ganak beside exact on playe
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -33,6 +39,7 @@ from faults import SHARED_FAULT, shared_fault  # noqa: E402
 from minecheck.boards.generators import generate_board, recipe  # noqa: E402
 from minecheck.campaigns.fuzz import DEEP, MANY_LAYOUTS, Config  # noqa: E402
 from minecheck.certify.certification import certify  # noqa: E402
+from minecheck.certify.export import export  # noqa: E402
 from minecheck.certify.refute import refute  # noqa: E402
 from minecheck.certify.rules import Reading  # noqa: E402
 from minecheck.certify.verify import check_certification, check_refutation  # noqa: E402
@@ -101,17 +108,52 @@ def pct(values: list[float], worst: bool = False) -> str:
     return f"{max(values):.0f}" if worst else f"{statistics.median(values):.0f}"
 
 
+def shares(made: list, answers: list) -> tuple[int, int, int, int, int, int]:
+    """Claims certified of claims made: verdicts, consistency, counts (a count is proved when every component is
+    listed and the tally is the claim, or when the board is proved impossible and the count is 0)."""
+    v = v_ok = c = c_ok = k = k_ok = 0
+    for (cert, verdict), result in zip(made, answers):
+        v += len(cert.cells)
+        v_ok += sum(p.proven is not None and p.proven == p.claimed for p in cert.cells) if verdict.ok else 0
+        c += cert.claimed_consistent is not None
+        c_ok += verdict.ok and cert.claimed_consistent is not None and cert.proven_consistent == cert.claimed_consistent
+        if result.layouts is not None:
+            k += 1
+            proved = (cert.proven_count is not None and cert.proven_count[0] == result.layouts) or (
+                cert.proven_consistent is False and result.layouts == 0)
+            k_ok += verdict.ok and proved
+    return v, v_ok, c, c_ok, k, k_ok
+
+
+def drat_trim_seconds(made: list, folder: Path) -> tuple[list[float], int]:
+    """drat-trim (where installed) on every refutation exported: wall-clock seconds each, and how many it verified."""
+    if shutil.which("drat-trim") is None:
+        return [], 0
+    shutil.rmtree(folder, ignore_errors=True)
+    export([(f"c{i}", cert) for i, (cert, _) in enumerate(made)], folder)
+    seconds, verified = [], 0
+    for cnf in sorted(folder.glob("*.cnf")):
+        start = time.perf_counter()
+        run = subprocess.run(["drat-trim", str(cnf), str(cnf.with_suffix(".drat"))], capture_output=True, text=True)
+        seconds.append(time.perf_counter() - start)
+        verified += "s VERIFIED" in run.stdout
+    return seconds, verified
+
+
 def cost(kinds: list[str], n: int) -> list:
     budget = Config(seed=1).budget
     print("| kind | boards | check s | certify s | verify s | ratio | refutations | steps med/max | bytes med/max "
-          "| cnf bytes med/max | check ms med/max | witnesses | certified | checked |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+          "| cnf bytes med/max | check ms med/max | witnesses | certified | checked | verdicts | consistency "
+          "| counts | count refutations | drat-trim ms med/max (verified) |")
+    print("| --- " * 19 + "|")
     all_check = all_cert = 0.0
     refutations = []
     for kind in kinds:
         boards = boards_of(kind, n)
         t_check = t_cert = t_make = t_verify = 0.0
         steps, sizes, cnfs, times, witnesses, certified, checked, distinct = [], [], [], [], 0, 0, 0, 0
+        claims = [0] * 6
+        counted, trim, trimmed = 0, [], 0
         for board in boards:
             start = time.perf_counter()
             check_board(board, [], references=REFERENCES, budget=budget)
@@ -121,10 +163,16 @@ def cost(kinds: list[str], n: int) -> list:
             t_make, t_verify = t_make + making, t_verify + checking
             t_cert += making + checking
             distinct += len(answers)
+            claims = [a + b for a, b in zip(claims, shares(made, answers))]
+            seconds, ok = drat_trim_seconds(made, Path(tempfile.gettempdir()) / "minecheck-bench-export")
+            trim += [1000 * s for s in seconds]
+            trimmed += ok
             for cert, verdict in made:
                 witnesses += len(cert.witnesses)
                 certified += cert.certified
                 checked += verdict.ok
+                counts = [c.refutation for c in cert.count.components if c.refutation] if cert.count else []
+                counted += len(counts)
                 steps += [r.steps for r in cert.refutations]
                 sizes += [len(r.proof) for r in cert.refutations]
                 cnfs += [len(r.cnf or "") for r in cert.refutations]
@@ -133,12 +181,15 @@ def cost(kinds: list[str], n: int) -> list:
         all_check += t_check
         all_cert += t_cert
         ratio = t_cert / t_check if t_check else float("nan")
+        v, v_ok, c, c_ok, k, k_ok = claims
+        trimmed_text = f"{pct(trim)}/{pct(trim, True)} ({trimmed}/{len(trim)})" if trim else "not installed"
         print(f"| {kind} | {len(boards)} | {t_check:.2f} | {t_make:.2f} | {t_verify:.2f} | {ratio:.2f}x | "
               f"{len(steps)} | "
               f"{pct(steps)}/{pct(steps, True)} | {pct(sizes)}/{pct(sizes, True)} | {pct(cnfs)}/{pct(cnfs, True)} | "
               f"{pct(times)}/{pct(times, True)} | {witnesses} | {certified}/{distinct} | "
-              f"{checked}/{distinct} |", flush=True)
-    print(f"\nall kinds: check {all_check:.2f} s, certify every verdict and check it {all_cert:.2f} s: "
+              f"{checked}/{distinct} | {v_ok}/{v} | {c_ok}/{c} | {k_ok}/{k} | {counted} | {trimmed_text} |",
+              flush=True)
+    print(f"\nall kinds: check {all_check:.2f} s, certify every verdict and count and check it {all_cert:.2f} s: "
           f"ratio {all_cert / all_check:.2f}x (target at most 2x)")
     return refutations
 

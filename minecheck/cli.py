@@ -230,6 +230,9 @@ def _parser() -> argparse.ArgumentParser:
                                            "checker (exit 1 if one fails)")
     verify.add_argument("out", type=Path, help="the campaign directory (fuzz --out)")
     verify.add_argument("--json", action="store_true", help="print the totals and every problem as one JSON object")
+    verify.add_argument("--export", type=Path, metavar="DIR",
+                        help="also write each refutation as DIR/NAME.cnf (plain DIMACS) and NAME.drat (its proof), "
+                             "with a README: the loop that checks them all with drat-trim")
     verify.set_defaults(run=_verify, parser=verify)
 
     base = sub.add_parser("baseline", help="write the signatures of a campaign's findings as a baseline file")
@@ -288,7 +291,10 @@ def _check(args: argparse.Namespace) -> int:
         text = "\n".join(parts)
     code = EXIT_FINDINGS if checked.findings else EXIT_OK
     if args.certify:
-        text += "\n" + _certified_text(checked, references, bool(args.json))
+        made, certified = _certified_text(checked, references, bool(args.json))
+        text += "\n" + certified
+        if any(c.certification.wrong or c.problems for c in made):  # a reference proved wrong is a finding
+            code = EXIT_FINDINGS
     try:
         print(printable(text), flush=True)
     except BrokenPipeError:  # `minecheck check ... | head`: the reader has what it wanted; the code still tells
@@ -296,13 +302,13 @@ def _check(args: argparse.Namespace) -> int:
     return code
 
 
-def _certified_text(checked, references: list[str], as_json: bool) -> str:
-    """``check --certify``: each reference's answer certified claim by claim and checked again."""
+def _certified_text(checked, references: list[str], as_json: bool) -> tuple[list, str]:
+    """``check --certify``: each reference's answer certified claim by claim and checked again, and its text."""
     from minecheck.check.certified import certify_checks
 
     made = certify_checks([checked], None, tuple(references))
     if as_json:
-        return json.dumps({"certificates": [json.loads(c.line()) for c in made]}, indent=2)
+        return made, json.dumps({"certificates": [json.loads(c.line()) for c in made]}, indent=2)
     lines = []
     for c in made:
         cert = c.certification
@@ -313,7 +319,7 @@ def _certified_text(checked, references: list[str], as_json: bool) -> str:
                   f"{_n(proofs, 'refutation')} of {_n(c.steps, 'step')} in all")
         lines.append(f"certificate: {cert.reference} ({cert.mode.value}) {state}: {counts}, "
                      + ("checked by " + c.checker if not c.problems else "CHECK FAILED: " + "; ".join(c.problems)))
-    return "\n".join(lines) or "certificate: no reference answer to certify"
+    return made, "\n".join(lines) or "certificate: no reference answer to certify"
 
 
 def _n(count: int, word: str) -> str:
@@ -321,27 +327,45 @@ def _n(count: int, word: str) -> str:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    """Check every certificate of a run again (certificates.jsonl and the shrunk boards' own)."""
+    """Check every certificate of a run again (certificates.jsonl and the shrunk boards' own), and that none is lost."""
     from minecheck.campaigns.shrinking import read_shrunk
-    from minecheck.check.certified import read_certificates, verify_line
+    from minecheck.certify.certificates import from_json
+    from minecheck.certify.export import export
+    from minecheck.check.certified import answers_by_line, read_certificates, run_gaps, verify_line
 
     if not (args.out / "campaign.json").is_file():
         raise BadFile(f"{args.out}: not a campaign folder (no campaign.json)")
     rows = read_certificates(args.out)
-    rows += [json.loads(line) for e in read_shrunk(args.out).values() for line in e.get("certificates", ())]
+    shrunk = read_shrunk(args.out)
+    gaps = run_gaps(args.out, rows, shrunk)
+    kept = answers_by_line(args.out)
+    answers = [kept.get((r.get("index"), r.get("mode"), r.get("reference"))) for r in rows]
+    for e in shrunk.values():  # a shrunk board's lines, beside the answers on that board
+        theirs = {(a.get("mode"), a.get("solver")): a for a in e.get("answers", ())}
+        for line in e.get("certificates", ()):
+            rows.append(json.loads(line))
+            answers.append(theirs.get((rows[-1].get("mode"), rows[-1].get("reference"))))
     failed = []
-    for row in rows:
-        problems = verify_line(row)
+    for row, answer in zip(rows, answers):
+        problems = verify_line(row, answer)
         if problems:
             failed.append({"index": row.get("index"), "mode": row["mode"], "reference": row["reference"],
                            "problems": list(problems)})
+    exported = None
+    if args.export is not None:
+        exported = export([(f"b{row.get('index')}-{row['mode']}", from_json(row["certification"])) for row in rows],
+                          args.export)
     if args.json:
-        print(json.dumps({"certificates": len(rows), "failed": failed}, indent=2))
+        print(json.dumps({"certificates": len(rows), "failed": failed, "missing": gaps, "exported": exported},
+                         indent=2))
     else:
         for f in failed:
             print(f"board {f['index']} {f['mode']} {f['reference']}: " + "; ".join(f["problems"]))
-        print(f"{len(rows)} certificates checked again, {len(failed)} failed")
-    return EXIT_FINDINGS if failed else EXIT_OK
+        for gap in gaps:
+            print(f"missing: {gap}")
+        print(f"{len(rows)} certificates checked again, {len(failed)} failed, {len(gaps)} missing"
+              + ("" if exported is None else f"; {exported} refutations written to {args.export} (see its README.md)"))
+    return EXIT_FINDINGS if failed or gaps else EXIT_OK
 
 
 def _shrink(args: argparse.Namespace) -> int:

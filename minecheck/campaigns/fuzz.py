@@ -301,6 +301,8 @@ def _record(out: Path, outcome: BoardOutcome) -> None:
             "solver_cpu_seconds": {k: round(v, 4) for k, v in outcome.solver_cpu},
             "solver_wall_seconds": {k: round(v, 4) for k, v in outcome.solver_wall},
             "findings": len(outcome.findings)}
+    if outcome.certificates:  # how many lines it wrote to certificates.jsonl: verify tells a lost one
+        line["certificates"] = len({(c["mode"], c["reference"]) for c in map(json.loads, outcome.certificates)})
     drawn = features(outcome.recipe)
     if drawn:
         line["features"] = list(drawn)

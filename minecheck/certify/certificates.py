@@ -7,6 +7,8 @@
   With no claim it refutes the board; the claim's every cell-value is impossible.
 * ``Core``: rules of an impossible board that cannot all hold, minimal: its refutation, and for each
   rule a layout keeping all the others.
+* ``Count``: the proof of a count: per component of linked digits its layouts listed, and a refutation that
+  no other exists; ``tally`` combines them with the binomials off the frontier into the count and probabilities.
 * ``Certification``: one reference's answer on one board in one mode, each verdict backed by evidence
   (an index into the witnesses or the refutations), so that ``minecheck.certify.verify`` can check it all.
 """
@@ -14,10 +16,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+from math import comb
 
 from minecheck.certify.cnf import Claim
 from minecheck.certify.rules import Key
 from minecheck.model.answers import Mode, Verdict
+from minecheck.model.board import COVERED, FLAG, Board
+from minecheck.model.boardtext import parse_board
 
 SCHEMA = 1
 WITNESS, REFUTATION = "witness", "refutation"
@@ -43,6 +50,8 @@ class Refutation:
     digits: str = "direct"  # the encodings the CNF was written with (minecheck.certify.cnf)
     total: str = "seqcounter"
     cnf: str | None = None  # the DIMACS text the proof refutes, for a checker of the user's choice
+    blocked: tuple[tuple[int, ...], ...] = ()  # layouts of the cells ``over`` ruled out, a clause each (counts)
+    over: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -52,6 +61,86 @@ class Core:
     rules: tuple[Key, ...]
     refutation: Refutation
     layouts: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class Component:
+    """Linked digits (with the flags they touch) and every layout of their covered ``cells`` (the mines of each),
+    with a refutation that no other exists: their rules and a clause blocking each layout listed, unsatisfiable.
+    ``refutation`` None: not listed, it has more layouts than a certificate lists (``layouts`` then empty)."""
+
+    rules: tuple[Key, ...]
+    cells: tuple[int, ...]
+    layouts: tuple[tuple[int, ...], ...]
+    refutation: Refutation | None
+
+
+@dataclass(frozen=True)
+class Count:
+    """The proof of a count: each component's layouts, combined with the binomials of the cells off the frontier
+    (``tally``); ``second``: what the second counter said where a component is too big to list."""
+
+    claimed: int | None  # the reference's count of layouts
+    probabilities: tuple[tuple[int, Fraction], ...]  # the exact probabilities it claimed, by cell
+    components: tuple[Component, ...]
+    second: str | None = None
+
+    @property
+    def listed(self) -> bool:
+        return all(c.refutation is not None for c in self.components)
+
+
+def tally(board: Board, mode: Mode, components: tuple[Component, ...]) -> tuple[int, dict[int, Fraction]]:
+    """The number of layouts of the board and each covered cell's mine probability, from every component's
+    listed layouts: in the local mode the product of their numbers; in the global mode the sum over each choice
+    of mines per component of the product of their numbers and C(off, remaining - mines), ``off`` the covered
+    cells no digit touches and ``remaining`` the total less the flags.  Reads the board's cells here."""
+    near: set[int] = set()
+    for d in (i for i, v in enumerate(board.cells) if v >= 0):
+        row, col = divmod(d, board.width)
+        around = [r * board.width + c for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)
+                  if 0 <= r < board.height and 0 <= c < board.width and (r, c) != (row, col)]
+        if not any(board.cells[n] == COVERED for n in around) and sum(board.cells[n] == FLAG for n in around) != \
+                board.cells[d]:
+            return 0, {}  # a digit with every neighbour known, and not its number of flags
+        near.update(n for n in around if board.cells[n] == COVERED)
+    if mode is Mode.LOCAL:
+        total = 1
+        for comp in components:
+            total *= len(comp.layouts)
+        probs = {c: Fraction(sum(c in lay for lay in comp.layouts), len(comp.layouts))
+                 for comp in components if comp.layouts for c in comp.cells}
+        return total, probs if total else {}
+    off = [c for c in range(board.size) if board.cells[c] == COVERED and c not in near]
+    remaining = board.total_mines - sum(v == FLAG for v in board.cells)
+    by_mines = [_histogram(comp.layouts) for comp in components]
+
+    def weigh(hists: list[list[int]]) -> tuple[int, int]:
+        """Layouts with these histograms, and the mines they leave off the frontier in all (weighted)."""
+        dist = [1]
+        for h in hists:
+            dist = [sum(dist[i] * h[s - i] for i in range(len(dist)) if 0 <= s - i < len(h))
+                    for s in range(len(dist) + len(h) - 1)]
+        ways = [n * comb(len(off), remaining - s) if 0 <= remaining - s <= len(off) else 0 for s, n in enumerate(dist)]
+        return sum(ways), sum(w * (remaining - s) for s, w in enumerate(ways))
+
+    total, off_mines = weigh(by_mines)
+    if not total:
+        return 0, {}
+    probs = {c: Fraction(off_mines, total * len(off)) for c in off}
+    for i, comp in enumerate(components):
+        for c in comp.cells:
+            with_c = _histogram(tuple(lay for lay in comp.layouts if c in lay))
+            probs[c] = Fraction(weigh(by_mines[:i] + [with_c] + by_mines[i + 1:])[0], total)
+    return total, probs
+
+
+def _histogram(layouts) -> list[int]:
+    """How many layouts have 0, 1, 2 ... mines."""
+    out = [0] * (max((len(lay) for lay in layouts), default=0) + 1)
+    for lay in layouts:
+        out[len(lay)] += 1
+    return out
 
 
 @dataclass(frozen=True)
@@ -99,20 +188,35 @@ class Certification:
     refutations: tuple[Refutation, ...]
     cells: tuple[CellProof, ...]
     declined: str | None = None  # why some fact was left unsettled (a budget), None when all are
+    count: Count | None = None  # the proof of the count it claims (None: it claims none, or the board is impossible)
     cpu: float = field(default=0.0, compare=False)  # CPU seconds it took to make: for people, not in the JSON
 
     @property
     def proven_consistent(self) -> bool | None:
         return None if self.consistent is None else self.consistent.kind == WITNESS
 
+    @cached_property
+    def proven_count(self) -> tuple[int, dict[int, Fraction]] | None:
+        """The count and probabilities the count certificate's listed layouts give (None: not all listed)."""
+        if self.count is None or not self.count.listed:
+            return None
+        return tally(parse_board(self.board), self.mode, self.count.components)
+
     @property
     def wrong(self) -> tuple[str, ...]:
-        """What the certificates prove the reference wrong about: "consistency" and cells, as cell indices."""
+        """What the certificates prove the reference wrong about: "consistency", cells (as cell indices), "count"
+        and "probabilities" (as listed, whether or not they were checked: ``verify`` checks them)."""
         out = []
         if self.claimed_consistent is not None and self.proven_consistent not in (None, self.claimed_consistent):
             out.append("consistency")
         if self.proven_consistent is not False:
             out += [str(p.cell) for p in self.cells if p.proven is not None and p.proven != p.claimed]
+        if self.proven_count is not None:
+            count, probs = self.proven_count
+            if self.count.claimed is not None and count != self.count.claimed:
+                out.append("count")
+            if any(probs.get(c) != p for c, p in self.count.probabilities):
+                out.append("probabilities")
         return tuple(out)
 
     @property
@@ -136,17 +240,26 @@ def _out(item) -> dict:
     if isinstance(item, Refutation):
         return {"type": "refutation", "rules": [list(k) for k in item.rules],
                 "some": [[c, m] for c, m in item.some], "proof": item.proof, "steps": item.steps,
-                "solver": item.solver, "digits": item.digits, "total": item.total, "cnf": item.cnf}
+                "solver": item.solver, "digits": item.digits, "total": item.total, "cnf": item.cnf} | (
+                    {"blocked": [list(b) for b in item.blocked], "over": list(item.over)} if item.over else {})
     if isinstance(item, Core):
         return {"type": "core", "rules": [list(k) for k in item.rules], "refutation": _out(item.refutation),
                 "layouts": [list(lay) for lay in item.layouts]}
+    if isinstance(item, Count):
+        return {"type": "count", "claimed": None if item.claimed is None else str(item.claimed),
+                "probabilities": [[c, f"{p.numerator}/{p.denominator}"] for c, p in item.probabilities],
+                "second": item.second,
+                "components": [{"rules": [list(k) for k in c.rules], "cells": list(c.cells),
+                                "layouts": [list(lay) for lay in c.layouts],
+                                "refutation": None if c.refutation is None else _out(c.refutation)}
+                               for c in item.components]}
     if isinstance(item, Certification):
         return {"type": "certification", "board": item.board, "mode": item.mode.value, "reference": item.reference,
                 "claimed_consistent": item.claimed_consistent, "consistent": _evidence_out(item.consistent),
                 "core": None if item.core is None else _out(item.core),
                 "witnesses": [_out(w) for w in item.witnesses], "refutations": [_out(r) for r in item.refutations],
                 "cells": [[p.cell, p.claimed.value, _evidence_out(p.mine), _evidence_out(p.safe)] for p in item.cells],
-                "declined": item.declined}
+                "declined": item.declined} | ({} if item.count is None else {"count": _out(item.count)})
     raise TypeError(f"not a certificate: {type(item).__name__}")
 
 
@@ -171,16 +284,24 @@ def _in(d: dict):
     if kind == "refutation":
         return Refutation(tuple(_key(k) for k in d["rules"]), tuple((int(c), bool(m)) for c, m in d["some"]),
                           str(d["proof"]), int(d["steps"]), str(d["solver"]), str(d["digits"]), str(d["total"]),
-                          d.get("cnf"))
+                          d.get("cnf"), tuple(tuple(int(c) for c in b) for b in d.get("blocked", ())),
+                          tuple(int(c) for c in d.get("over", ())))
     if kind == "core":
         return Core(tuple(_key(k) for k in d["rules"]), _in(d["refutation"]),
                     tuple(tuple(int(c) for c in lay) for lay in d["layouts"]))
+    if kind == "count":
+        return Count(None if d["claimed"] is None else int(d["claimed"]),
+                     tuple((int(c), Fraction(p)) for c, p in d["probabilities"]),
+                     tuple(Component(tuple(_key(k) for k in c["rules"]), tuple(int(x) for x in c["cells"]),
+                                     tuple(tuple(int(x) for x in lay) for lay in c["layouts"]),
+                                     None if c["refutation"] is None else _in(c["refutation"]))
+                           for c in d["components"]), d.get("second"))
     if kind == "certification":
         cells = tuple(CellProof(int(c), Verdict(v), _evidence_in(m), _evidence_in(s)) for c, v, m, s in d["cells"])
         return Certification(str(d["board"]), Mode(d["mode"]), str(d["reference"]), d["claimed_consistent"],
                              _evidence_in(d["consistent"]), None if d["core"] is None else _in(d["core"]),
                              tuple(_in(w) for w in d["witnesses"]), tuple(_in(r) for r in d["refutations"]),
-                             cells, d.get("declined"))
+                             cells, d.get("declined"), None if d.get("count") is None else _in(d["count"]))
     raise ValueError(f"unknown certificate type {kind!r}")
 
 

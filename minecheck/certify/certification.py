@@ -1,4 +1,5 @@
-"""Certifying a reference's answer: for each verdict the certificates that prove it, or disprove it.
+"""Certifying a reference's answer: for each verdict the certificates that prove it, or disprove it, and the
+proof of its count (``minecheck.certify.counting``) when it claims one.
 
 A verdict is two facts about a cell: can it be a mine, can it be safe.  "safe" claims yes and no,
 "mine" no and yes, "unknown" yes and yes.  A yes is proven by a layout (a Witness); a no by a
@@ -23,6 +24,7 @@ from fractions import Fraction
 
 from minecheck.certify.certificates import REFUTATION, WITNESS, CellProof, Certification, Core, Evidence, Witness
 from minecheck.certify.cnf import TooBig
+from minecheck.certify.counting import count_certificate
 from minecheck.certify.refute import PROOF_SOLVER, core, refute
 from minecheck.certify.rules import Key, Reading
 from minecheck.certify.search import Search
@@ -56,7 +58,7 @@ def certify(board: Board, result: SolverResult, solver: str = PROOF_SOLVER, digi
         return Certification(plain.text(), result.mode, result.solver, None, None, None, (), (), (),
                              declined=result.declined or result.error or "the answer claims nothing",
                              cpu=time.process_time() - start)
-    consistent = found_core = declined = None
+    consistent = found_core = declined = count = None
     try:
         with Search(reading) as search:
             maker.search = search
@@ -75,13 +77,15 @@ def certify(board: Board, result: SolverResult, solver: str = PROOF_SOLVER, digi
             else:
                 consistent = Evidence(WITNESS, maker.witness(first))
                 maker.settle(claims)
+                if result.layouts is not None or any(isinstance(a.probability, Fraction) for a in result.cells):
+                    count = count_certificate(reading, result, solver, digits, total, with_cnf)
     except TooBig as err:
         declined = f"too big to certify: {err}"
     cells = tuple(CellProof(c, v, maker.settled.get((c, True)), maker.settled.get((c, False)))
                   for c, v in sorted(claims.items()))
     return Certification(plain.text(), result.mode, result.solver, result.consistent, consistent, found_core,
                          tuple(Witness(result.mode, tuple(sorted(w))) for w in maker.layouts), tuple(maker.refutations),
-                         cells, declined, cpu=time.process_time() - start)
+                         cells, declined, count, cpu=time.process_time() - start)
 
 
 class _Maker:

@@ -53,21 +53,18 @@ class Formula:
 
     @cached_property
     def dimacs(self) -> str:
-        """DIMACS text, the form drat-trim and every other checker reads."""
-        out = [f"p cnf {self.nvars} {len(self.clauses)}"]
-        at = 0
-        for i, clause in enumerate(self.clauses):
-            while at < len(self.comments) and self.comments[at][0] == i:
-                out.append("c " + self.comments[at][1])
-                at += 1
-            out.append(" ".join(map(str, clause)) + " 0")
-        out += ["c " + text for _, text in self.comments[at:]]
+        """Plain DIMACS text, the form drat-trim and every other checker reads: the comments (each naming the
+        clause it stood before, by its number from 1) all before the ``p`` line, which drat-trim requires."""
+        out = [f"c {text}" if i == 0 else f"c clause {at + 1} on: {text}" for i, (at, text) in enumerate(self.comments)]
+        out.append(f"p cnf {self.nvars} {len(self.clauses)}")
+        out += [" ".join(map(str, clause)) + " 0" for clause in self.clauses]
         return "\n".join(out) + "\n"
 
 
 def encode(reading: Reading, keys: tuple[Key, ...], some: Claim = (), digits: str = "direct",
-           total: str = "seqcounter") -> Formula:
-    """The CNF of the rules named ``keys`` (in the board's order, whatever order they come in) and the claim."""
+           total: str = "seqcounter", blocked: tuple[tuple[int, ...], ...] = (), over: tuple[int, ...] = ()) -> Formula:
+    """The CNF of the rules named ``keys`` (in the board's order, whatever order they come in) and the claim;
+    then a clause per ``blocked`` layout of the cells ``over`` (its mines), saying "not this layout"."""
     if digits not in DIGIT_ENCODINGS or total not in TOTAL_ENCODINGS:
         raise ValueError(f"no encoding {digits!r} for digits ({', '.join(DIGIT_ENCODINGS)}) or {total!r} for the "
                          f"total ({', '.join(TOTAL_ENCODINGS)})")
@@ -98,7 +95,17 @@ def encode(reading: Reading, keys: tuple[Key, ...], some: Claim = (), digits: st
             if c not in var:
                 raise ValueError(f"cell {c} is not an unknown cell of the board")
         clauses.append(tuple(var[c] if mine else -var[c] for c, mine in some))
+    if blocked:
+        comments.append((len(clauses), f"{len(blocked)} layouts of the cells {' '.join(str(var[c]) for c in over)} "
+                         "blocked, a clause each"))
+        clauses += [blocking(var, over, mines) for mines in blocked]
     return Formula(top, tuple(clauses), tuple(comments), tuple(spans))
+
+
+def blocking(var: dict[int, int], over: tuple[int, ...], mines) -> tuple[int, ...]:
+    """The clause "not this layout of the cells ``over``" (``mines`` the mines among them)."""
+    mined = set(mines)
+    return tuple(-var[c] if c in mined else var[c] for c in over)
 
 
 def exactly(lits: list[int], k: int, way: str, top: int) -> tuple[list[tuple[int, ...]], int]:

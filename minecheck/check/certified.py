@@ -7,16 +7,23 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, replace
+from importlib.util import find_spec
 from pathlib import Path
 
 from minecheck.certify.certificates import WITNESS, Certification, from_json, to_json
-from minecheck.certify.certification import certify
+from minecheck.certify.certification import certify, claimed_verdicts
+from minecheck.certify.counting import LISTED
 from minecheck.certify.verify import check_certification
 from minecheck.check.crosscheck import BoardCheck
-from minecheck.check.findings import Finding, Kind
-from minecheck.model.answers import SolverResult
+from minecheck.check.findings import Finding, Kind, read_findings
+from minecheck.model.answers import Mode, SolverResult, result_from_json
+from minecheck.model.board import COVERED, Board
+from minecheck.model.boardtext import parse_board
+from minecheck.running.catalogue import REFERENCES
+from minecheck.running.registry import get_solver
 
 CERTIFICATES = "certificates.jsonl"  # a line per (board, mode, reference) certified
+ANSWERS = "answers.jsonl"  # the answers a run kept for its boards with findings (minecheck.campaigns.fuzz)
 CERTIFIED_KINDS = frozenset({Kind.VERDICT, Kind.CONSISTENCY, Kind.PROBABILITY, Kind.COUNT})
 WITNESS_CELLS = 400  # a layout is carried on the finding (to be drawn) on boards of at most this many cells
 
@@ -60,13 +67,46 @@ def certify_checks(checks: list[BoardCheck], index: int | None,
             result = c.result(name)
             if not certifiable(result):
                 continue
-            key = (c.mode, result.consistent, tuple((a.cell, a.verdict, a.probability) for a in result.cells))
+            key = (c.mode, result.consistent, result.layouts,
+                   tuple((a.cell, a.verdict, a.probability) for a in result.cells))
             if key not in made:
-                made[key] = certify(c.board, result)
+                made[key] = with_second_counter(c.board, certify(c.board, result))
             cert = replace(made[key], reference=name)
             checked = check_certification(cert, c.board)
             out.append(Certified(index, cert, checked.problems, checked.steps, checked.checker))
     return out
+
+
+def with_second_counter(board: Board, cert: Certification) -> Certification:
+    """Where a component has too many layouts to list, the count is not proved: ask the second counter (ganak),
+    and say what it counts beside the claim (agreement, not proof)."""
+    if cert.count is None or cert.count.listed or cert.count.claimed is None:
+        return cert
+    if find_spec("pyganak") is None:
+        said = "no second counter: ganak is not installed (pip install -e \".[ganak]\")"
+    else:
+        theirs = get_solver("ganak").solve(board, cert.mode)
+        said = (f"ganak declined: {theirs.declined or theirs.error}" if theirs.layouts is None else
+                f"ganak counts {theirs.layouts:,}: " + ("agrees" if theirs.layouts == cert.count.claimed else
+                                                       "DISAGREES"))
+    return replace(cert, count=replace(cert.count, second=said))
+
+
+def count_words(cert: Certification) -> str | None:
+    """What is proved of the count, and what only agreed, in a line (None: the answer claims no count)."""
+    count = cert.count
+    if count is None:
+        return None
+    if count.listed:
+        n = sum(len(c.layouts) for c in count.components)
+        proven, _ = cert.proven_count
+        state = "as claimed" if proven == count.claimed else f"not the {count.claimed:,} claimed"
+        return (f"count proved: {proven:,} layouts ({state}), from {n:,} layouts of {len(count.components)} "
+                f"components, each listed and checked, with a refutation that no other exists; the probabilities "
+                f"follow from them")
+    big = sum(c.refutation is None for c in count.components)
+    return (f"count not proved: {big} of {len(count.components)} components have more than {LISTED:,} layouts to "
+            f"list; only agreed: {count.second or 'no second counter asked'}")
 
 
 def with_certificate(finding: Finding, certified: list[Certified]) -> Finding:
@@ -100,6 +140,7 @@ def summary(c: Certified, cells: tuple[int, ...]) -> dict:
         out_cells.append(entry)
     core = None if cert.core is None else [list(k) for k in cert.core.rules]
     return {"reference": cert.reference, "certified": cert.certified, "wrong": list(cert.wrong),
+            "count": count_words(cert), "count_proved": cert.count is not None and cert.count.listed,
             "declined": cert.declined, "checked": not c.problems, "checker": c.checker, "steps": c.steps,
             "consistent": cert.proven_consistent, "core": core, "cells": out_cells, "file": CERTIFICATES}
 
@@ -118,10 +159,90 @@ def read_certificates(out: Path) -> list[dict]:
     return rows
 
 
-def verify_line(row: dict) -> tuple[str, ...]:
-    """Check one line of certificates.jsonl again, from its certification alone: the problems found."""
+def verify_line(row: dict, answer: dict | None = None) -> tuple[str, ...]:
+    """Check one line of certificates.jsonl again, from its certification alone (and, given the reference's
+    answer as the run kept it, that every claim of it is in the certification): the problems found."""
     cert = from_json(row["certification"])
     problems = list(check_certification(cert).problems)
+    problems += claims_missing(cert, answer)
+    if row.get("certified") and not cert.certified:
+        problems.append("the line says certified, but its certificates do not settle every claim as claimed")
     if cert.wrong:
         problems.append(f"the certificates prove {cert.reference} wrong about {', '.join(cert.wrong)}")
     return tuple(problems)
+
+
+def claims_missing(cert: Certification, answer: dict | None) -> list[str]:
+    """The reference's claims the certification lost: against its answer when the run kept it, else, for a
+    built-in reference, what each of them claims: consistency, and a verdict for each covered cell in the global
+    mode, each covered cell by a digit in the local one."""
+    board = parse_board(cert.board)
+    have = {p.cell: p.claimed for p in cert.cells}
+    if answer is not None:
+        result = result_from_json(answer)
+        wanted = {c: v for c, v in claimed_verdicts(result).items()
+                  if 0 <= c < board.size and board.cells[c] == COVERED}
+        out = [] if result.consistent == cert.claimed_consistent else [
+            f"the answer says consistent={result.consistent}, the certification {cert.claimed_consistent}"]
+        changed = [c for c, v in wanted.items() if have.get(c) != v]
+        return out + ([f"{len(changed)} verdicts of the answer missing or changed: {_cells(board, changed)}"]
+                      if changed else [])
+    if cert.reference not in REFERENCES or cert.declined is not None:
+        return []
+    if cert.claimed_consistent is None:
+        return ["the answer's claim about consistency is missing (claimed_consistent is null)"]
+    if cert.proven_consistent is not True:
+        return []
+    near = {n for d in board.digits for n in board.neighbours(d)} if cert.mode is Mode.LOCAL else None
+    wanted = [c for c in range(board.size) if board.cells[c] == COVERED and (near is None or c in near)]
+    lost = [c for c in wanted if c not in have]
+    return [f"{len(lost)} verdicts missing: {_cells(board, lost)}"] if lost else []
+
+
+def _cells(board: Board, cells: list[int]) -> str:
+    names = [f"r{r}c{c}" for r, c in map(board.row_col, sorted(cells)[:5])]
+    return ", ".join(names) + (f" and {len(cells) - 5} more" if len(cells) > 5 else "")
+
+
+def run_gaps(out: Path, rows: list[dict], shrunk: dict[str, dict]) -> list[str]:
+    """What a run lost of its certificates: a board's lines (boards.jsonl says how many it wrote), a finding's
+    certificate (it carries a summary of one), a shrunk finding's."""
+    have: dict[int, set] = {}
+    for r in rows:
+        have.setdefault(r.get("index"), set()).add((r.get("mode"), r.get("reference")))
+    gaps = []
+    boards = out / "boards.jsonl"
+    for line in boards.read_text().splitlines() if boards.exists() else ():
+        try:
+            board = json.loads(line)
+        except ValueError:
+            continue
+        wrote = board.get("certificates") if isinstance(board, dict) else None
+        if isinstance(wrote, int) and len(have.get(board.get("index"), ())) < wrote:
+            gaps.append(f"board {board['index']}: {wrote - len(have.get(board['index'], ()))} of its {wrote} "
+                        f"certificate lines lost")
+    for f in read_findings(out):
+        if "certificate" in f.extra and (f.mode.value, f.reference) not in have.get(f.index, ()):
+            gaps.append(f"board {f.index}: the certificate of {f.reference} ({f.mode.value}) behind its "
+                        f"{f.kind.value} finding is lost")
+    for key, entry in shrunk.items():
+        finding = Finding.from_json(entry["finding"]) if "finding" in entry else None
+        lines = {(json.loads(x).get("mode"), json.loads(x).get("reference")) for x in entry.get("certificates", ())}
+        if finding is not None and "certificate" in finding.extra and (
+                finding.mode.value, finding.reference) not in lines:
+            gaps.append(f"the shrunk board of {key}: the certificate of {finding.reference} is lost")
+    return gaps
+
+
+def answers_by_line(out: Path) -> dict[tuple, dict]:
+    """The references' answers the run kept (answers.jsonl), by (board, mode, solver)."""
+    path = out / ANSWERS
+    kept = {}
+    for line in path.read_text().splitlines() if path.exists() else ():
+        try:
+            row = json.loads(line)
+            for a in row["results"]:
+                kept[row["index"], a["mode"], a["solver"]] = a
+        except (ValueError, KeyError, TypeError):
+            continue
+    return kept

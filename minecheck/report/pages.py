@@ -219,12 +219,15 @@ def _certificate(f: Finding, board: Board | None) -> tuple[list[str], list]:
     if not cert or board is None:
         return [], []
     ref = cert["reference"]
+    counted = cert.get("count") is None or cert.get("count_proved")
     head = (f"{ref}'s answer on this board is certified: every claim proved, and the proofs checked again by "
-            f"{cert['checker']}." if cert["certified"] and cert["checked"] else
+            f"{cert['checker']}." if cert["certified"] and cert["checked"] and counted else
+            f"{ref}'s verdicts and consistency on this board are certified, and the proofs checked again by "
+            f"{cert['checker']}; its count is not proved, only agreed." if cert["certified"] and cert["checked"] else
             f"The certificates prove {ref} wrong about {', '.join(cert['wrong'])}." if cert["wrong"] else
             f"{ref}'s answer is not certified: {cert.get('declined') or 'some claim is unsettled'}"
             + ("" if cert["checked"] else "; the checker found a certificate that does not hold") + ".")
-    lines, panels = [head], []
+    lines, panels = [head] + ([cert["count"]] if cert.get("count") else []), []
     if cert.get("consistent") is False:
         lines.append(f"No layout keeps every rule: a refutation checked by {cert['checker']}"
                      + (f"; the core of rules that cannot all hold: {len(cert['core'])}" if cert.get("core") else ""))

@@ -43,7 +43,7 @@ def test_certification_alone_proves_the_agreeing_answer_wrong():
     assert not cert.certified and check_certification(cert, BOARD).ok
     proven = {p.cell: p.proven for p in cert.cells}
     assert proven[1] is Verdict.MINE and proven[2] is Verdict.SAFE and proven[3] is Verdict.SAFE
-    assert set(cert.wrong) == {"1", "2", "3"}
+    assert set(cert.wrong) == {"1", "2", "3", "count", "probabilities"}  # the count and probabilities too
 
 
 def test_once_the_fault_is_removed_the_answer_is_certified():

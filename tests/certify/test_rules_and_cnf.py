@@ -69,10 +69,14 @@ def test_the_groups_are_the_digits_linked_by_covered_cells_with_their_flags():
     assert reading.group_of(0) == reading.groups[0] and reading.group_of(4) == reading.groups[1]
 
 
-def test_the_dimacs_text_names_every_variable_and_rule():
+def test_the_dimacs_text_names_every_variable_and_rule_in_comments_before_the_p_line():
     text = encode(Reading(board("3x1/H1H"), Mode.LOCAL), (("digit", 1),), ((0, True),)).dimacs
-    assert text.splitlines()[0] == "p cnf 2 3"
-    assert "1=r0c0 2=r0c2" in text and "c the digit 1 at r0c1" in text and "c the claim: r0c0 is a mine" in text
+    lines = text.splitlines()
+    p = lines.index("p cnf 2 3")
+    assert all(line.startswith("c ") for line in lines[:p]) and not any(line.startswith("c") for line in lines[p:])
+    assert lines[p + 1:] == ["-1 -2 0", "1 2 0", "1 0"]
+    assert "1=r0c0 2=r0c2" in text and "c clause 1 on: the digit 1 at r0c1" in text
+    assert "c clause 3 on: the claim: r0c0 is a mine" in text
 
 
 def test_a_rule_the_board_has_not_is_refused_by_name():

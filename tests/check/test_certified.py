@@ -4,14 +4,30 @@ certificates.jsonl, and `minecheck verify` checking them again (and failing on o
 from __future__ import annotations
 
 import json
+import shutil
+from dataclasses import replace
+from importlib.util import find_spec
 
+import pytest
 from shared import board
 
-from minecheck.check.certified import CERTIFICATES, certify_checks, read_certificates, verify_line, with_certificate
+from minecheck.certify.certification import certify
+from minecheck.certify.counting import count_certificate
+from minecheck.certify.rules import Reading
+from minecheck.check.certified import (
+    CERTIFICATES,
+    certify_checks,
+    count_words,
+    read_certificates,
+    verify_line,
+    with_certificate,
+    with_second_counter,
+)
 from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import Kind, read_findings
 from minecheck.cli import main
 from minecheck.model.answers import Mode
+from minecheck.solvers.exact import ExactSolver
 
 
 def verdict_check():
@@ -68,3 +84,93 @@ def test_check_certify_certifies_every_reference(capsys):
     text = capsys.readouterr().out
     assert "certificate: exact (local) certified: 3 verdicts" in text
     assert "certificate: brute (local) certified: 3 verdicts" in text
+
+
+def test_check_certify_exits_1_when_a_certificate_proves_a_reference_wrong(capsys):
+    assert main(["check", "3x2/HHH/121", "--solvers", "exact", "--references", "exact,dpll@seed", "--certify"]) == 1
+    assert "certificate: dpll@seed (local) proved WRONG about 0, 1, 2" in capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def certified_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("certified") / "run"
+    assert main(["fuzz", "--seed", "5", "--boards", "4", "--solvers", "exact", "--references", "exact,brute",
+                 "--generator", "reveal", "--out", str(out), "--jobs", "1", "-q", "--no-report", "--certify"]) == 0
+    return out
+
+
+def _tampered(run, tmp_path, change):
+    """A copy of the run with certificates.jsonl's lines passed through ``change`` (a list in, a list out)."""
+    copy = tmp_path / "copy"
+    shutil.copytree(run, copy)
+    rows = [json.loads(line) for line in (copy / CERTIFICATES).read_text().splitlines()]
+    (copy / CERTIFICATES).write_text("".join(json.dumps(r) + "\n" for r in change(rows)))
+    return copy
+
+
+def _first_with_cells(rows):
+    return next(r for r in rows if r["certification"]["cells"])
+
+
+def _drop_verdict(rows):
+    del _first_with_cells(rows)["certification"]["cells"][0]
+    return rows
+
+
+def _null_evidence(rows):
+    _first_with_cells(rows)["certification"]["cells"][0][2] = None
+    return rows
+
+
+def _null_consistency(rows):
+    rows[0]["certification"]["claimed_consistent"] = None
+    return rows
+
+
+@pytest.mark.parametrize("change, said", [
+    (_drop_verdict, "verdicts missing: r"),
+    (_null_evidence, ": no evidence whether it can be a mine"),
+    (_null_consistency, "claim about consistency is missing"),
+    (lambda rows: rows[1:], "missing: board 0: 1 of its 4 certificate lines lost"),
+])
+def test_verify_fails_naming_what_a_run_lost_of_its_certificates(certified_run, tmp_path, capsys, change, said):
+    capsys.readouterr()
+    assert main(["verify", str(certified_run)]) == 0
+    assert ", 0 failed, 0 missing" in capsys.readouterr().out
+    assert main(["verify", str(_tampered(certified_run, tmp_path, change))]) == 1
+    assert said in capsys.readouterr().out
+
+
+def test_a_count_finding_s_summary_says_the_count_is_proved():
+    c = verdict_check()
+    (made,) = certify_checks([c], 0)
+    count_finding = next(f for f in c.findings if f.kind is Kind.COUNT)
+    said = with_certificate(count_finding, [made]).extra["certificate"]
+    assert said["count_proved"] and said["count"].startswith("count proved: 1 layouts (as claimed)")
+
+
+def test_a_count_too_big_to_list_is_named_as_only_agreed_with_the_second_counter():
+    if find_spec("pyganak") is None:
+        pytest.skip("pyganak is not installed (the ganak extra): no second counter to ask")
+    b = board("6x3x4/HHHHHH/1HHH1H/HHHHHH")
+    result = ExactSolver().solve(b, Mode.GLOBAL)
+    cert = certify(b, result)
+    unlisted = replace(cert, count=count_certificate(Reading(b, Mode.GLOBAL), result, listed=2))
+    second = with_second_counter(b, unlisted)
+    assert second.count.second == f"ganak counts {result.layouts:,}: agrees"
+    assert count_words(second).startswith("count not proved: 2 of 2 components have more than")
+
+
+def test_verify_holds_a_shrunk_board_s_certificate_to_that_board_s_answers_and_misses_a_lost_one(tmp_path, capsys):
+    out = tmp_path / "run"
+    main(["fuzz", "--seed", "3", "--boards", "1", "--solvers", "dpll@seed", "--references", "exact", "--generator",
+          "reveal", "--out", str(out), "--jobs", "1", "-q", "--shrink-time", "5"])
+    entries = [json.loads(line) for line in (out / "shrunk.jsonl").read_text().splitlines()]
+    assert any(e.get("certificates") for e in entries)
+    capsys.readouterr()
+    assert main(["verify", str(out)]) == 0  # not held to the answers on the board before shrinking
+    for e in entries:
+        e.pop("certificates", None)
+    (out / "shrunk.jsonl").write_text("".join(json.dumps(e) + "\n" for e in entries))
+    assert main(["verify", str(out)]) == 1
+    assert "missing: the shrunk board of" in capsys.readouterr().out
