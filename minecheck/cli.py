@@ -149,7 +149,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("board", help="a board file, '-' for stdin, or rows joined by '/' (e.g. HHH/121)")
     check.add_argument("--mode", choices=[m.value for m in Mode],
                        help="local: digits only; global: with the total (default: global when the board has M)")
-    check.add_argument("--solvers", default="exact", help="comma-separated solver names (default: exact)")
+    check.add_argument("--solvers", default=GROUND_TRUTH,
+                       help=f"comma-separated solver names (default: {GROUND_TRUTH})")
     check.add_argument("--references", default=",".join(REFERENCES),
                        help=f"references run beside the solvers (default: {','.join(REFERENCES)})")
     check.add_argument("--persistent", action="store_true",
@@ -163,7 +164,8 @@ def _parser() -> argparse.ArgumentParser:
     shrink = sub.add_parser("shrink", help="shrink every disagreement on a board of your own to a small board")
     shrink.add_argument("board", help="a board file, '-' for stdin, or rows joined by '/' (e.g. HHH/121)")
     shrink.add_argument("--solvers", required=True, help="the solver(s) under test, comma-separated")
-    shrink.add_argument("--references", default="exact", help="references to compare with (default: exact)")
+    shrink.add_argument("--references", default=GROUND_TRUTH,
+                        help=f"references to compare with (default: {GROUND_TRUTH})")
     shrink.add_argument("--mode", choices=[m.value for m in Mode],
                         help="local or global (default: every mode the board allows and the solver answers)")
     shrink.add_argument("--shrink-time", type=seconds, default=SHRINK_SECONDS, metavar="SECONDS",

@@ -34,7 +34,7 @@ TABLE = ("tool", "minecheck", "solvers")
 
 
 def suggest(name: str, known) -> str:
-    """" (did you mean 'exact'?)" when a known name is close to the one given (difflib), else ""."""
+    """" (did you mean 'NAME'?)" when a known name is close to the one given (difflib), else ""."""
     from difflib import get_close_matches
 
     close = get_close_matches(name, list(known), n=2, cutoff=0.6)
