@@ -43,8 +43,7 @@ from minecheck.options import (
 from minecheck.playcli import add_parsers as add_play_parsers
 from minecheck.report.textview import printable
 from minecheck.running.catalogue import GROUND_TRUTH, LP_SOLVERS, REFERENCES, SUBJECTS, is_lp_solver
-from minecheck.running.discovery import replay_names, resolve, suggest
-from minecheck.running.registry import remember, require_runnable
+from minecheck.running.discovery import remember, replay_names, require_runnable, resolve, suggest
 from minecheck.running.runfolder import SUMMARY, holding, refuse_foreign, write_json, write_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_DISTURBED = 0, 1, 2, 3, 4
@@ -554,8 +553,7 @@ def _is_baseline(path: Path) -> bool:
 def _solvers(args: argparse.Namespace) -> int:
     """Every solver by name: what it answers and its modes, or why it cannot run here; where it comes from."""
     from minecheck.model.errors import Unavailable
-    from minecheck.running.discovery import named
-    from minecheck.running.registry import build
+    from minecheck.running.discovery import build, named
 
     rows = []
     for name, definition in named().items():

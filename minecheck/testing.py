@@ -35,8 +35,7 @@ from minecheck.report.findingpage import pages_folder, write_page
 from minecheck.report.pages import replay_command
 from minecheck.report.textview import findings_text
 from minecheck.running.catalogue import GROUND_TRUTH
-from minecheck.running.discovery import lookup
-from minecheck.running.registry import FunctionSolver, require_runnable
+from minecheck.running.discovery import FunctionSolver, lookup, require_runnable
 
 MINECHECK_FILES = "/minecheck/**"  # hypothesis's glob for every file in a folder named minecheck
 

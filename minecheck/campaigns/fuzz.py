@@ -44,7 +44,7 @@ from minecheck.model.boardtext import format_board
 from minecheck.model.budget import Budget
 from minecheck.model.errors import BadOption
 from minecheck.running.catalogue import GROUND_TRUTH, REFERENCES, SUBJECTS, is_lp_solver
-from minecheck.running.registry import remember
+from minecheck.running.discovery import remember
 from minecheck.running.runfolder import RunFolder, claim
 
 # The default mix, a period of 51 boards.  Two boards in three walk the small sweep (small:WALK, in the
