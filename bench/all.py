@@ -28,7 +28,8 @@ from minecheck.engine.constraints import build_constraints  # noqa: E402
 from minecheck.model.answers import Mode  # noqa: E402
 from minecheck.references import minisat  # noqa: E402
 from minecheck.references.model import models  # noqa: E402
-from minecheck.running.registry import get_solver, run_solver  # noqa: E402
+from minecheck.running.discovery import get_solver  # noqa: E402
+from minecheck.running.registry import run_solver  # noqa: E402
 
 
 @dataclass(frozen=True)

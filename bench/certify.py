@@ -46,7 +46,7 @@ from minecheck.certify.verify import check_certification, check_refutation  # no
 from minecheck.check.crosscheck import check_board, modes_for  # noqa: E402
 from minecheck.model.answers import Mode  # noqa: E402
 from minecheck.running.catalogue import REFERENCES  # noqa: E402
-from minecheck.running.registry import get_solver  # noqa: E402
+from minecheck.running.discovery import get_solver  # noqa: E402
 
 KINDS = {  # the default mix's generators (minecheck.campaigns.fuzz.DRAWN, and the small walk)
     "small:6": ("small:6", ()),

@@ -54,7 +54,8 @@ from minecheck.model.board import Board
 from minecheck.model.budget import Budget
 from minecheck.references.model import models
 from minecheck.running.catalogue import REFERENCES
-from minecheck.running.registry import get_solver, run_solver
+from minecheck.running.discovery import get_solver
+from minecheck.running.registry import run_solver
 
 SUBJECTS = ("ilp@seed", "ilp@fixed", "dpll@seed", "dpll@fixed", "gibbs@seed", "gibbs@fixed",
             "simplex@seed", "simplex@fixed")

@@ -28,8 +28,8 @@ from minecheck.boards.generators import generate_board
 from minecheck.campaigns.fuzz import Config, board_recipe
 from minecheck.check.crosscheck import modes_for
 from minecheck.model.budget import Budget
-from minecheck.running.discovery import lookup
-from minecheck.running.registry import build, get_solver, run_solver
+from minecheck.running.discovery import build, get_solver, lookup
+from minecheck.running.registry import run_solver
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "java"
 TARGET = 5.0  # persistent boards/s over cmd: boards/s

@@ -20,7 +20,8 @@ from concurrent.futures import ProcessPoolExecutor
 from minecheck.boards.generators import generate_board, recipe
 from minecheck.check.stats import ALPHA_BOARD, BATCH_DOF, MARGIN
 from minecheck.model.answers import Mode
-from minecheck.running.registry import get_solver, run_solver
+from minecheck.running.discovery import get_solver
+from minecheck.running.registry import run_solver
 
 LEVELS = (0.1, 0.01, 0.001, ALPHA_BOARD)
 

@@ -23,7 +23,8 @@ from minecheck.boards.generators import generate_board, recipe
 from minecheck.model.answers import Mode, SolverResult
 from minecheck.model.board import Board
 from minecheck.model.budget import Budget
-from minecheck.running.registry import get_solver, run_solver
+from minecheck.running.discovery import get_solver
+from minecheck.running.registry import run_solver
 
 SOLVERS = ("exact", "ilp@seed", "ilp@fixed", "dpll@seed", "dpll@fixed", "gibbs@seed", "gibbs@fixed")
 LEVELS = ("intermediate", "expert")

@@ -21,6 +21,7 @@ _PUBLIC = {  # name -> the module that defines it
     "SolverResult": "minecheck.model.answers",
     "Failure": "minecheck.model.answers",
     "Solver": "minecheck.model.solver",
+    "Budget": "minecheck.model.budget",
     "Finding": "minecheck.check.findings",
     "Kind": "minecheck.check.findings",
     "check_board": "minecheck.check.crosscheck",

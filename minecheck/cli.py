@@ -43,8 +43,7 @@ from minecheck.options import (
 from minecheck.playcli import add_parsers as add_play_parsers
 from minecheck.report.textview import printable
 from minecheck.running.catalogue import GROUND_TRUTH, LP_SOLVERS, REFERENCES, SUBJECTS, is_lp_solver
-from minecheck.running.discovery import replay_names, resolve, suggest
-from minecheck.running.registry import remember, require_runnable
+from minecheck.running.discovery import remember, replay_names, require_runnable, resolve, suggest
 from minecheck.running.runfolder import SUMMARY, holding, refuse_foreign, write_json, write_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_DISTURBED = 0, 1, 2, 3, 4
@@ -149,7 +148,8 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("board", help="a board file, '-' for stdin, or rows joined by '/' (e.g. HHH/121)")
     check.add_argument("--mode", choices=[m.value for m in Mode],
                        help="local: digits only; global: with the total (default: global when the board has M)")
-    check.add_argument("--solvers", default="exact", help="comma-separated solver names (default: exact)")
+    check.add_argument("--solvers", default=GROUND_TRUTH,
+                       help=f"comma-separated solver names (default: {GROUND_TRUTH})")
     check.add_argument("--references", default=",".join(REFERENCES),
                        help=f"references run beside the solvers (default: {','.join(REFERENCES)})")
     check.add_argument("--persistent", action="store_true",
@@ -163,7 +163,8 @@ def _parser() -> argparse.ArgumentParser:
     shrink = sub.add_parser("shrink", help="shrink every disagreement on a board of your own to a small board")
     shrink.add_argument("board", help="a board file, '-' for stdin, or rows joined by '/' (e.g. HHH/121)")
     shrink.add_argument("--solvers", required=True, help="the solver(s) under test, comma-separated")
-    shrink.add_argument("--references", default="exact", help="references to compare with (default: exact)")
+    shrink.add_argument("--references", default=GROUND_TRUTH,
+                        help=f"references to compare with (default: {GROUND_TRUTH})")
     shrink.add_argument("--mode", choices=[m.value for m in Mode],
                         help="local or global (default: every mode the board allows and the solver answers)")
     shrink.add_argument("--shrink-time", type=seconds, default=SHRINK_SECONDS, metavar="SECONDS",
@@ -576,8 +577,7 @@ def _is_baseline(path: Path) -> bool:
 def _solvers(args: argparse.Namespace) -> int:
     """Every solver by name: what it answers and its modes, or why it cannot run here; where it comes from."""
     from minecheck.model.errors import Unavailable
-    from minecheck.running.discovery import named
-    from minecheck.running.registry import build
+    from minecheck.running.discovery import build, named
 
     rows = []
     for name, definition in named().items():

@@ -154,7 +154,7 @@ def _decide(args: argparse.Namespace) -> int:
     from minecheck.model.boardtext import read_board_arg
     from minecheck.play.decisions import answer_summary, explain, judge_with, why_move
     from minecheck.play.players import get_player
-    from minecheck.running.registry import require_runnable
+    from minecheck.running.discovery import require_runnable
 
     board = replace(read_board_arg(args.board), truth=None)  # the player never sees the hidden mines
     if board.total_mines is None:

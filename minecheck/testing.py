@@ -34,14 +34,14 @@ from minecheck.model.solver import Solver, require_mode
 from minecheck.report.findingpage import pages_folder, write_page
 from minecheck.report.pages import replay_command
 from minecheck.report.textview import findings_text
-from minecheck.running.discovery import lookup
-from minecheck.running.registry import FunctionSolver, require_runnable
+from minecheck.running.catalogue import GROUND_TRUTH
+from minecheck.running.discovery import FunctionSolver, lookup, require_runnable
 
 MINECHECK_FILES = "/minecheck/**"  # hypothesis's glob for every file in a folder named minecheck
 
 
 def assert_agree(solver, board: Board | str, mode: Mode | str | Sequence[Mode | str] | None = None,
-                 references: Sequence[str | Solver] = ("exact",), *, cpu: float = DEFAULT_CPU,
+                 references: Sequence[str | Solver] = (GROUND_TRUTH,), *, cpu: float = DEFAULT_CPU,
                  shrink_seconds: float = 60.0, pages: Path | str | None = None) -> None:
     """Fail unless the solver agrees with the references on the board in every mode asked (None: every
     mode the board allows and the solver answers).

@@ -16,7 +16,7 @@ from minecheck.cli import main
 from minecheck.engine.counter import count_board
 from minecheck.model.answers import Mode
 from minecheck.model.boardtext import format_board, parse_board
-from minecheck.running.registry import FunctionSolver
+from minecheck.running.discovery import FunctionSolver
 from minecheck.solvers.exact import ExactSolver
 from minecheck.testing import assert_agree, import_path
 

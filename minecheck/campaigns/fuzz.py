@@ -43,8 +43,8 @@ from minecheck.model.answers import Mode, result_to_json
 from minecheck.model.boardtext import format_board
 from minecheck.model.budget import Budget
 from minecheck.model.errors import BadOption
-from minecheck.running.catalogue import REFERENCES, SUBJECTS, is_lp_solver
-from minecheck.running.registry import remember
+from minecheck.running.catalogue import GROUND_TRUTH, REFERENCES, SUBJECTS, is_lp_solver
+from minecheck.running.discovery import remember
 from minecheck.running.runfolder import RunFolder, claim
 
 # The default mix, a period of 51 boards.  Two boards in three walk the small sweep (small:WALK, in the
@@ -317,7 +317,7 @@ def _died(config: Config, index: int, why: str) -> BoardOutcome:
     """A board whose check itself failed: a crash finding naming the board, so it can be replayed."""
     rec = board_recipe(config, index)
     text = format_board(generate_board(rec))
-    finding = Finding(Kind.CRASH, ",".join(config.subjects), "exact", Mode.LOCAL, (), why, "an answer",
+    finding = Finding(Kind.CRASH, ",".join(config.subjects), GROUND_TRUTH, Mode.LOCAL, (), why, "an answer",
                       text, WHOLE_BOARD, rec, index)
     return BoardOutcome(index, rec, (finding,), 0.0)
 

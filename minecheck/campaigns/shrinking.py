@@ -30,7 +30,7 @@ from minecheck.check.shrinkcache import SHRUNK, finding_key
 from minecheck.model.answers import result_to_json
 from minecheck.model.boardtext import parse_board
 from minecheck.model.budget import Budget
-from minecheck.running.registry import remember
+from minecheck.running.discovery import remember
 from minecheck.running.runfolder import claim
 
 SHRINK_FACTOR = 3.0  # a finding's shrink may take this many times what its solvers took on its board

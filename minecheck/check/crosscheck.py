@@ -21,7 +21,8 @@ from minecheck.model.boardtext import format_board
 from minecheck.model.budget import Budget
 from minecheck.model.solver import Solver
 from minecheck.running.catalogue import GROUND_TRUTH, REFERENCES, is_lp_solver
-from minecheck.running.registry import get_solver, run_solver, run_solver_batch
+from minecheck.running.discovery import get_solver
+from minecheck.running.registry import run_solver, run_solver_batch
 
 
 @dataclass(frozen=True)

@@ -95,54 +95,59 @@ def _equation(board: Board, cell: int) -> Equation | None:
 
 
 def split_components(equations: tuple[Equation, ...]) -> tuple[Component, ...]:
-    """Group equations whose cells overlap (union-find with path halving and union by size)."""
-    parent: dict[int, int] = {}
-    size: dict[int, int] = {}
+    """Group equations whose cells overlap, and each group's cells into boxes, in one pass over the cells.
 
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    # digits around the same covered cells (the eight around a lone mine) link nothing new: once each
-    for cells in dict.fromkeys(eq.cells for eq in equations):
-        for cell in cells:
-            if cell not in parent:
-                parent[cell], size[cell] = cell, 1
-        if len(cells) == 1:
-            continue
-        root = find(cells[0])
-        for cell in cells[1:]:
-            other = find(cell)
-            if other != root:
-                if size[other] > size[root]:
-                    root, other = other, root
-                parent[other] = root
-                size[root] += size[other]
-
-    groups: dict[int, list[Equation]] = {}
-    for eq in equations:
-        groups.setdefault(find(eq.cells[0]), []).append(eq)
-    comps = [_component(tuple(eqs)) for eqs in groups.values()]
-    return tuple(sorted(comps, key=lambda comp: comp.cells[0]))
-
-
-def _component(equations: tuple[Equation, ...]) -> Component:
-    cells = tuple(sorted({c for eq in equations for c in eq.cells}))
-    return Component(cells, equations, boxes(cells, equations))
-
-
-def boxes(cells: tuple[int, ...], equations: tuple[Equation, ...]) -> tuple[Box, ...]:
-    """Partition cells by the exact set of equations they appear in."""
-    member: dict[int, list[int]] = {c: [] for c in cells}
+    The order is the one a reader expects: components by their first cell, each one's equations in
+    the order given, its boxes by their first cell, a box's equations by their index in the component.
+    """
+    member: dict[int, list[int]] = {}  # cell -> the equations it lies in, ascending
     for index, eq in enumerate(equations):
-        for c in eq.cells:
-            member[c].append(index)
-    by_key: dict[tuple[int, ...], list[int]] = {}
-    for c in cells:
-        by_key.setdefault(tuple(member[c]), []).append(c)
-    return tuple(Box(tuple(cs), key) for key, cs in by_key.items())
+        for cell in eq.cells:
+            found = member.get(cell)
+            if found is None:
+                member[cell] = [index]
+            else:
+                found.append(index)
+    # union-find over the equations, linked by shared cells; a set's root is its lowest equation, so a
+    # parent is never above its child and one pass upwards leaves every equation pointing at its root
+    parent = list(range(len(equations)))
+    for found in member.values():
+        if len(found) > 1:
+            root = found[0]
+            while parent[root] != root:
+                parent[root] = parent[parent[root]]
+                root = parent[root]
+            for other in found[1:]:
+                while parent[other] != other:
+                    parent[other] = parent[parent[other]]
+                    other = parent[other]
+                if other != root:
+                    if other < root:
+                        root, other = other, root
+                    parent[other] = root
+    position = [0] * len(equations)  # an equation's index within its component
+    equations_of: dict[int, list[Equation]] = {}
+    for index, eq in enumerate(equations):
+        root = parent[index] = parent[parent[index]]
+        group = equations_of.setdefault(root, [])
+        position[index] = len(group)
+        group.append(eq)
+    cells_of: dict[int, list[int]] = {}
+    by_key: dict[tuple[int, ...], list[int]] = {}  # a box: the cells with the same equations
+    for cell in sorted(member):
+        key = tuple(member[cell])
+        cells_of.setdefault(parent[key[0]], []).append(cell)
+        box = by_key.get(key)
+        if box is None:
+            by_key[key] = [cell]
+        else:
+            box.append(cell)
+    one = len(cells_of) == 1  # the usual case: the indices are the component's already
+    boxes_of: dict[int, list[Box]] = {root: [] for root in cells_of}
+    for key, cells in by_key.items():
+        boxes_of[parent[key[0]]].append(Box(tuple(cells), key if one else tuple([position[e] for e in key])))
+    return tuple(Component(tuple(cells), tuple(equations_of[root]), tuple(boxes_of[root]))
+                 for root, cells in cells_of.items())
 
 
 def system_or_refusal(name: str, board: Board, mode: Mode, **answer) -> ConstraintSystem | SolverResult:

@@ -27,8 +27,9 @@ def read_constraints(board: Board) -> ConstraintSystem:
     covered, flags = _where(cells, COVERED), _where(cells, FLAG)
     if 2 * (len(covered) + len(flags)) <= len(cells):
         found = _from_covered(cells, _table(width, height, covered + flags), covered, flags)
-    else:
-        found = _from_digits(cells, _table(width, height, board.digits))
+    else:  # the digits are listed only for a board too big for a table (a fresh board lists them anew)
+        found = _from_digits(cells, neighbour_table(width, height) if len(cells) <= TABLE else
+                             _neighbours_of(width, height, board.digits))
     if found is None:
         return build_constraints(board)  # a digit no layout meets: the reference names it
     around, flagged = found

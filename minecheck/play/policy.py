@@ -28,7 +28,8 @@ from minecheck.model.budget import Budget
 from minecheck.model.solver import Solver
 from minecheck.play.game import Action, Move
 from minecheck.play.player import Decision
-from minecheck.running.registry import get_solver, run_solver
+from minecheck.running.discovery import get_solver
+from minecheck.running.registry import run_solver
 
 
 def policy_moves(board: Board, result: SolverResult, guess_seed: int) -> tuple[Move, ...]:

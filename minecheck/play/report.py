@@ -39,8 +39,8 @@ from minecheck.play.policy import mode_for
 from minecheck.play.run import optimal_value, read_config, read_games, replay, win_rates
 from minecheck.report.pages import FindingPage, page_name, render_finding, render_template, replay_command
 from minecheck.report.plots import interval_plot
-from minecheck.running.discovery import replay_names
-from minecheck.running.registry import get_solver, remember, run_solver
+from minecheck.running.discovery import get_solver, remember, replay_names
+from minecheck.running.registry import run_solver
 from minecheck.running.runfolder import write_text
 
 # Published win rates with a safe 3x3 first click, for the plot and the README

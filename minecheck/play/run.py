@@ -42,7 +42,7 @@ from minecheck.play.game import Action, FirstClick, Game, Move, game_seed, parse
 from minecheck.play.player import Player
 from minecheck.play.players import get_player
 from minecheck.play.winrate import WinRate
-from minecheck.running.registry import remember, require_runnable
+from minecheck.running.discovery import remember, require_runnable
 from minecheck.running.runfolder import SUMMARY, RunFolder, Warn, holding, write_json
 from minecheck.running.workqueue import run_tasks
 

@@ -10,7 +10,7 @@ from minecheck.certify.certification import certify
 from minecheck.certify.verify import check_certification
 from minecheck.model.answers import Mode, Verdict
 from minecheck.model.boardtext import parse_board
-from minecheck.running.registry import get_solver
+from minecheck.running.discovery import get_solver
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 

@@ -20,7 +20,8 @@ from minecheck.model.answers import (
     result_from_json,
     result_to_json,
 )
-from minecheck.running.registry import get_solver, run_solver
+from minecheck.running.discovery import get_solver
+from minecheck.running.registry import run_solver
 
 
 def round_trip(result: SolverResult) -> SolverResult:

@@ -20,7 +20,8 @@ from minecheck.model.answers import Mode, SolverResult
 from minecheck.model.board import Board
 from minecheck.model.boardtext import parse_board
 from minecheck.model.budget import Budget
-from minecheck.running.registry import get_solver, run_solver
+from minecheck.running.discovery import get_solver
+from minecheck.running.registry import run_solver
 from minecheck.solvers.exact import ExactSolver
 
 CHILD = Path(__file__).resolve().parent / "hostile" / "child.py"

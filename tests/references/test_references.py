@@ -13,7 +13,8 @@ from minecheck.boards.generators import generate_board, recipe
 from minecheck.model.answers import Mode
 from minecheck.model.board import COVERED, Board
 from minecheck.references import cbc
-from minecheck.running.registry import get_solver, run_solver
+from minecheck.running.discovery import get_solver
+from minecheck.running.registry import run_solver
 
 
 def verdicts(result):

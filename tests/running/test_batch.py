@@ -16,7 +16,8 @@ from minecheck.check.crosscheck import check_board, check_boards
 from minecheck.check.findings import Kind, read_findings
 from minecheck.model.answers import Mode
 from minecheck.model.budget import Budget
-from minecheck.running.registry import get_solver, run_solver, run_solver_batch
+from minecheck.running.discovery import get_solver
+from minecheck.running.registry import run_solver, run_solver_batch
 from minecheck.running.sandbox import close_all
 
 FAST = Budget(cpu=0.5, memory_mib=256, idle=1.0)

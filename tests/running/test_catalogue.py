@@ -6,8 +6,7 @@ import pytest
 
 from minecheck.running import catalogue
 from minecheck.running.catalogue import CATALOGUE, Role, Variant, is_lp_solver
-from minecheck.running.discovery import BUILT_IN, lookup
-from minecheck.running.registry import get_solver
+from minecheck.running.discovery import BUILT_IN, get_solver, lookup
 
 
 @pytest.mark.parametrize("entry", [e for e in CATALOGUE if Role.LP not in e.roles], ids=lambda e: e.name)

@@ -16,8 +16,8 @@ from minecheck.model.answers import Answers, Mode
 from minecheck.model.budget import Budget
 from minecheck.model.errors import UnknownSolver
 from minecheck.running import discovery
-from minecheck.running.discovery import Definition, lookup
-from minecheck.running.registry import FunctionSolver, build, get_solver, make, run_solver
+from minecheck.running.discovery import Definition, FunctionSolver, build, get_solver, lookup, make
+from minecheck.running.registry import run_solver
 
 PROGRAM = PROGRAMS / "protocol_program.py"
 

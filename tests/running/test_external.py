@@ -25,9 +25,9 @@ from minecheck.cli import main
 from minecheck.model.answers import Answers, Mode, Verdict
 from minecheck.model.budget import Budget
 from minecheck.model.errors import ProtocolError
-from minecheck.running.discovery import lookup, resolve
+from minecheck.running.discovery import build, get_solver, lookup, resolve
 from minecheck.running.protocol import board_text, decode_answer
-from minecheck.running.registry import build, get_solver, run_solver
+from minecheck.running.registry import run_solver
 
 PROGRAM = PROGRAMS / "protocol_program.py"
 BUDGET = Budget(cpu=2.0, idle=1.0)
@@ -176,7 +176,7 @@ def test_a_plain_python_function_speaks_the_protocol_too():
     def only_safe_cells(text: str, mode: str) -> dict:
         return {"schema": 1, "cells": [{"row": 0, "col": 1, "verdict": "safe"}]}
 
-    from minecheck.running.registry import FunctionSolver
+    from minecheck.running.discovery import FunctionSolver
 
     (checked,) = check_board(board("HHH/121"), [FunctionSolver("f", only_safe_cells)], [Mode.LOCAL], ["exact"])
     assert checked.findings == ()  # the cells left out claim nothing

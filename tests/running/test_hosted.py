@@ -11,8 +11,9 @@ from shared import board
 from minecheck.model.answers import Mode
 from minecheck.model.budget import Budget
 from minecheck.model.errors import Unavailable
+from minecheck.running.discovery import get_solver
 from minecheck.running.hosted import Hosted
-from minecheck.running.registry import get_solver, run_solver, run_solver_batch
+from minecheck.running.registry import run_solver, run_solver_batch
 
 BOARD = board("3x2x2/HHH/121")
 

@@ -22,7 +22,7 @@ from minecheck.check.findings import read_findings
 from minecheck.model.answers import Answers
 from minecheck.model.budget import Budget
 from minecheck.running import namespace, workqueue
-from minecheck.running.registry import get_solver
+from minecheck.running.discovery import get_solver
 from minecheck.solvers.exact import ExactSolver
 
 BOARDS = 40

@@ -19,7 +19,8 @@ from minecheck.check.findings import Kind, read_findings
 from minecheck.model.answers import Mode
 from minecheck.model.budget import Budget
 from minecheck.running import sandbox as isolation
-from minecheck.running.registry import get_solver, run_solver
+from minecheck.running.discovery import get_solver
+from minecheck.running.registry import run_solver
 from minecheck.running.sandbox import sandbox, thread_cpu
 from minecheck.running.stops import Stop, stop_message
 

@@ -24,10 +24,10 @@ from minecheck.campaigns.fuzz import Config
 from minecheck.check.findings import read_findings
 from minecheck.model.answers import Mode
 from minecheck.model.budget import Budget
-from minecheck.running.discovery import lookup, resolve
+from minecheck.running.discovery import build, get_solver, lookup, resolve
 from minecheck.running.external import ExternalSolver, Program
 from minecheck.running.proctree import members, processes
-from minecheck.running.registry import build, get_solver, run_solver
+from minecheck.running.registry import run_solver
 
 TESTS = PROGRAMS
 HOSTILE = TESTS / "hostile"
@@ -167,7 +167,8 @@ def test_a_persistent_program_ends_when_the_process_that_started_it_does(how, tm
             "from shared import board\n"
             "from minecheck.model.answers import Mode\n"
             "from minecheck.running.discovery import lookup\n"
-            "from minecheck.running.registry import build, run_solver\n"
+            "from minecheck.running.discovery import build\n"
+            "from minecheck.running.registry import run_solver\n"
             "from minecheck.model.budget import Budget\n"
             f"solver = build(lookup('p=cmd:' + {hostile('ignores_eof.py', pids)!r}, persistent=True))\n"
             "print(run_solver(solver, board('HHH/121'), Mode.LOCAL, Budget(cpu=5)).error, flush=True)\n"

@@ -19,8 +19,8 @@ from minecheck.engine.counter import count_board
 from minecheck.model.answers import Mode
 from minecheck.model.budget import Budget
 from minecheck.report.textview import findings_text
+from minecheck.running.discovery import FunctionSolver
 from minecheck.running.protocol import answer_schema, decode_answer, follows_schema
-from minecheck.running.registry import FunctionSolver
 
 PROGRAM = PROGRAMS / "protocol_program.py"
 EXPERT = "30x16x99/" + "/".join(["H" * 30] * 16)  # every cell covered: C(480, 99) layouts, about 10^104

@@ -437,7 +437,7 @@ def test_the_fixed_solver_counts_the_total_in_rather_than_asking_sat_through_a_c
     took 24 s to prove it.  The verdicts with the total now come from the counts: no SAT call beyond
     the digits' own two per cell."""
     from minecheck.model.boardtext import parse_board
-    from minecheck.running.registry import get_solver
+    from minecheck.running.discovery import get_solver
 
     b = parse_board("7x7x23/FHHmmmm/m33mmmH/HFH2H2H/mmHHHHH/m4mm2mF/HHHHHHm/mm1Hmmm".replace("/", "\n"))
     result = fixed_solver().solve(b, Mode.GLOBAL)

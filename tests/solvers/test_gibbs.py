@@ -13,7 +13,7 @@ from minecheck.boards.generators import generate_board, recipe
 from minecheck.engine.counter import count_board
 from minecheck.model.answers import Answers, Mode, Verdict
 from minecheck.model.boardtext import parse_board
-from minecheck.running.registry import get_solver
+from minecheck.running.discovery import get_solver
 from minecheck.solvers.gibbs_fixed import ChainSettings, FixedGibbs
 from minecheck.solvers.gibbs_seed import SeedGibbs, seed_verdict
 from minecheck.solvers.javarand import JavaRandom, hash_order, string_hash

@@ -13,7 +13,7 @@ from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import Kind
 from minecheck.model.answers import Mode
 from minecheck.model.errors import Unavailable
-from minecheck.running.registry import get_solver
+from minecheck.running.discovery import get_solver
 from minecheck.solvers.toollib import game_board
 
 

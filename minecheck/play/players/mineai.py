@@ -38,7 +38,8 @@ from minecheck.play.game import Action, Move
 from minecheck.play.player import Decision
 from minecheck.play.players.javastate import initial_state, seed_for, skip
 from minecheck.play.policy import blind_guess, lowest, next_seed
-from minecheck.running.registry import get_solver, run_solver
+from minecheck.running.discovery import get_solver
+from minecheck.running.registry import run_solver
 from minecheck.solvers.gibbs_seed import SEED_BURN_IN, SEED_SAMPLES, article_constraints
 
 _DECIDE = re.compile(r"^(flag|open) r(\d+)c(\d+)$")

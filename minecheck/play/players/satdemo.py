@@ -33,7 +33,8 @@ from minecheck.play.game import Action, Move
 from minecheck.play.player import Decision
 from minecheck.play.players.javastate import ResumableRandom, initial_state
 from minecheck.play.policy import lowest
-from minecheck.running.registry import get_solver, run_solver
+from minecheck.running.discovery import get_solver
+from minecheck.running.registry import run_solver
 from minecheck.solvers.cnf import seed_board_cnf
 from minecheck.solvers.dpll_seed import seed_analyze
 
