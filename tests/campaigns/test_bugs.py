@@ -99,3 +99,25 @@ def load_back(tmp_path, baseline: Baseline) -> Baseline:
     path = tmp_path / "back.json"
     path.write_text(baseline.to_json())
     return load(path)
+
+
+def test_a_campaign_lists_its_bugs_first_on_the_index_and_in_its_json_the_same_with_one_or_two_jobs(tmp_path, capsys):
+    from minecheck.cli import main
+
+    def run(out, jobs):
+        code = main(["fuzz", "--seed", "2", "--boards", "3", "--out", str(out), "--references", "exact",
+                     "--generator", "reveal", "--jobs", jobs, "--no-progress", "--timeout", "5",
+                     "--solvers", "ilp@seed", "--json"])
+        return code, json.loads(capsys.readouterr().out)
+
+    code, one = run(tmp_path / "one", "1")
+    assert code == 1 and one["bugs"], "ilp@seed's defects show on these boards"
+    assert sum(b["findings"] for b in one["bugs"]) == one["findings"], "every finding is explained by one bug"
+    assert one["bugs_before_merge"] >= len(one["bugs"])
+    assert all(b["board"] for b in one["bugs"] if not b["cut_short"])
+    index = (tmp_path / "one" / "index.html").read_text()
+    assert index.index('id="bugs"') < index.index("Findings by signature")
+    assert all(b["id"] in index for b in one["bugs"])
+    _, two = run(tmp_path / "two", "2")
+    assert [(b["id"], b["findings"], b["board"]) for b in two["bugs"]] == \
+        [(b["id"], b["findings"], b["board"]) for b in one["bugs"]]
