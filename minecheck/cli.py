@@ -214,12 +214,13 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--json", action="store_true",
                       help="print the run's totals as one JSON object (as in summary.json) instead of lines of text")
     fuzz.add_argument("--shrink-per-signature", type=count, default=PER_SIGNATURE,
-                      help=f"findings shrunk and drawn in full per (kind, solver, mode) (default {PER_SIGNATURE})")
+                      help=f"findings shrunk and drawn in full per bug (its solver and fingerprint) "
+                           f"(default {PER_SIGNATURE})")
     fuzz.add_argument("--save-regressions", type=Path, nargs="?", const=REGRESSIONS, default=None,
                       metavar="DIR", help=f"save each shrunk finding as a regression fixture (default DIR: "
                                           f"{REGRESSIONS}; timeout findings are not saved)")
     fuzz.add_argument("--baseline", type=Path, default=None, metavar="FILE",
-                      help="signatures already known (minecheck baseline --write): new ones are listed first, and "
+                      help="bugs already known (minecheck baseline --write): new ones are listed first, and "
                            "the exit code is 1 only when there is a new one")
     fuzz.add_argument("--certify", action="store_true",
                       help="certify every reference answer of every board, not only those behind a finding "
@@ -236,10 +237,10 @@ def _parser() -> argparse.ArgumentParser:
                              "with a README: the loop that checks them all with drat-trim")
     verify.set_defaults(run=_verify, parser=verify)
 
-    base = sub.add_parser("baseline", help="write the signatures of a campaign's findings as a baseline file")
+    base = sub.add_parser("baseline", help="write the bugs of a campaign's findings as a baseline file")
     base.add_argument("out", type=Path, help="the campaign directory (fuzz --out)")
     base.add_argument("--write", type=Path, required=True, metavar="FILE", help="the baseline file to write")
-    base.add_argument("--merge", action="store_true", help="keep the signatures already in FILE as well")
+    base.add_argument("--merge", action="store_true", help="keep the bugs (and signatures) already in FILE as well")
     base.add_argument("--force", action="store_true", help="replace FILE even if it is not a baseline")
     base.add_argument("--shrink-per-signature", type=count, default=PER_SIGNATURE,
                       help=f"as for fuzz (default {PER_SIGNATURE})")
@@ -535,8 +536,8 @@ def _fuzz_in(args: argparse.Namespace, config, known, started: float) -> int:
     print(f"{progress.boards} boards, {progress.findings} findings, {elapsed:.1f} s "
           f"({progress.boards / max(elapsed, 1e-9):.1f} boards/s); findings in {args.out / 'findings.jsonl'}")
     if fresh is not None:
-        print(f"{len(fresh)} new signature(s): not in {args.baseline}, and no known defect reproduces them"
-              + "".join(f"\n  new: {s.kind} {s.subject} ({s.mode})" for s in sorted(fresh)))
+        print(f"{len(fresh)} new bug(s): not in {args.baseline}, and no known defect reproduces them"
+              + "".join(f"\n  new: {row['subject']} {row['fingerprint']}" for row in fresh))
     if args.save_regressions:
         print(f"{len(saved)} regression fixtures in {args.save_regressions}")
     if report:
@@ -545,22 +546,26 @@ def _fuzz_in(args: argparse.Namespace, config, known, started: float) -> int:
 
 
 def _baseline(args: argparse.Namespace) -> int:
-    from minecheck.campaigns.baseline import Baseline, from_campaign
+    from minecheck.campaigns.baseline import Baseline, from_bugs
     from minecheck.campaigns.baseline import load as load_baseline
+    from minecheck.campaigns.bugs import bugs
     from minecheck.campaigns.publish import shrunk_boards
+    from minecheck.campaigns.shrinking import read_shrunk
     from minecheck.running.workqueue import executor
 
     if not (args.out / "campaign.json").exists():
         raise BadFile(f"{args.out} holds no campaign (no campaign.json)")
     with executor(os.cpu_count() or 1, None) as pool:
-        findings, boards = shrunk_boards(args.out, args.shrink_per_signature, pool)
-    written = from_campaign(findings, boards)
+        findings, _ = shrunk_boards(args.out, args.shrink_per_signature, pool)
+    written = from_bugs(bugs(findings, read_shrunk(args.out)))
     refuse_foreign(args.write, _is_baseline, "--write", args.force)
     if args.merge and args.write.exists():
-        written = Baseline(written.signatures | load_baseline(args.write).signatures)
+        old = load_baseline(args.write)
+        written = Baseline(old.signatures, written.bugs | old.bugs)
     args.write.parent.mkdir(parents=True, exist_ok=True)
     write_text(args.write, written.to_json())
-    print(f"{len(written.signatures)} signatures in {args.write}")
+    print(f"{len({(b.subject, b.key) for b in written.bugs})} bug fingerprints in {args.write}"
+          + (f", and {len(written.signatures)} signatures of an older baseline" if written.signatures else ""))
     return EXIT_OK
 
 

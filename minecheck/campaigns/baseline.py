@@ -1,4 +1,13 @@
-"""Known findings, so that a nightly run goes red only on news.
+"""Known bugs, so that a nightly run goes red only on news.
+
+A baseline (schema 2) lists bugs (``campaigns.bugs``): a solver and a fingerprint, with the fingerprint of
+its shrunk finding and its canonical shrunk board.  A campaign's bug is known when its solver and one of its
+fingerprints (of a group it merges, or of its shrunk finding) are known: a known bug met on new boards is no
+news, and a second bug under an old signature (another fingerprint of the same kind, solver and mode) is.
+
+Schema 1 (older files) lists signatures, and keeps its meaning: a bug is known to such a file when its first
+finding's signature is, by the rules below.  ``minecheck baseline --merge`` onto a schema 1 file writes
+schema 2 with its signatures kept beside the bugs, and they keep that meaning.
 
 A finding's *signature* is its kind, solver, mode and shrunk board.  Shrunk boards are compared
 as people would: without the hidden truth, and the same under the eight turns and mirror
@@ -10,8 +19,9 @@ and mode is known.
 A crash also carries its exception (its first line, numbers as #), and a crash whose exception
 is known is no news on any board: a stack overflow, say, has no one smallest board.
 
-A baseline file is JSON: ``{"schema": 1, "signatures": [{"kind", "subject", "mode", "board", "says"}]}``
-(``says`` for crashes only; a file without it still loads).
+A baseline file is JSON: ``{"schema": 2, "bugs": [{"subject", "kind", "key", "shrunk", "board", "words"}],
+"signatures": [{"kind", "subject", "mode", "board", "says"}]}`` (``signatures`` only from a schema 1 file;
+``says`` for crashes only; a file without it still loads).
 """
 
 from __future__ import annotations
@@ -21,12 +31,30 @@ import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from minecheck.campaigns.bugs import Bug
 from minecheck.check.findings import Finding, Kind
 from minecheck.model.board import Board
 from minecheck.model.boardtext import format_board, parse_board
 from minecheck.model.errors import BadFile, BoardFormatError
 
-SCHEMA = 1
+SCHEMA = 2
+READS = (1, 2)  # the schemas a baseline file may have
+
+
+@dataclass(frozen=True)
+class KnownBug:
+    """A bug a baseline knows: its solver and fingerprint key, its shrunk finding's, and its small board."""
+
+    subject: str
+    kind: str
+    key: str  # the fingerprint of its first finding, on the board it was found on
+    shrunk: str | None = None  # the fingerprint of its shrunk finding
+    board: str | None = None  # its canonical shrunk board, for people: a known bug is known on any board
+    words: str = ""
+
+    @property
+    def order(self) -> tuple:
+        return (self.subject, self.kind, self.key, self.shrunk or "", self.board or "")
 
 
 @dataclass(frozen=True, order=True)
@@ -77,7 +105,17 @@ def exception(says: str) -> str:
 
 @dataclass(frozen=True)
 class Baseline:
-    signatures: frozenset[Signature]
+    signatures: frozenset[Signature]  # a schema 1 file's rows
+    bugs: frozenset[KnownBug] = frozenset()
+
+    def knows_bug(self, bug: Bug, first: Finding, shrunk_board: str | None) -> bool:
+        """Whether a campaign's bug is known: by one of its fingerprints, or (schema 1 rows) by its first
+        finding's signature with its shrunk board (None: not shrunk to the end)."""
+        known = {(k.subject, key) for k in self.bugs for key in (k.key, k.shrunk) if key is not None}
+        mine = [*bug.keys, *([bug.shrunk.key] if bug.shrunk is not None else [])]
+        if any((bug.subject, key) in known for key in mine):
+            return True
+        return bool(self.signatures) and self.knows(signature(first, shrunk_board))
 
     @property
     def groups(self) -> frozenset[tuple[str, str, str]]:
@@ -91,8 +129,10 @@ class Baseline:
         return any(s.group == sig.group and s.board == sig.board for s in self.signatures)
 
     def to_json(self) -> str:
-        rows = [asdict(s) for s in sorted(self.signatures)]
-        return json.dumps({"schema": SCHEMA, "signatures": rows}, indent=2) + "\n"
+        data: dict = {"schema": SCHEMA, "bugs": [asdict(b) for b in sorted(self.bugs, key=lambda b: b.order)]}
+        if self.signatures:
+            data["signatures"] = [asdict(s) for s in sorted(self.signatures)]
+        return json.dumps(data, indent=2) + "\n"
 
 
 def load(path: Path) -> Baseline:
@@ -101,9 +141,12 @@ def load(path: Path) -> Baseline:
         data = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(data, dict):
             raise BadFile(f"holds a JSON {type(data).__name__}, not a baseline object")
-        if data.get("schema") != SCHEMA:
-            raise BadFile(f"schema {data.get('schema')!r}, expected {SCHEMA}")
-        return Baseline(frozenset(Signature(**row) for row in data["signatures"]))
+        if data.get("schema") not in READS:
+            raise BadFile(f"schema {data.get('schema')!r}, expected {' or '.join(map(str, READS))}")
+        if data["schema"] == 1:
+            return Baseline(frozenset(Signature(**row) for row in data["signatures"]))
+        return Baseline(frozenset(Signature(**row) for row in data.get("signatures", [])),
+                        frozenset(KnownBug(**row) for row in data["bugs"]))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
         raise BadFile(f"baseline {path}: {err}") from None
 
@@ -135,3 +178,17 @@ def from_campaign(findings: list[Finding], shrunk_boards: dict[int, str]) -> Bas
     sigs = campaign_signatures(findings, shrunk_boards)
     shrunk_groups = {s.group for n, s in sigs.items() if n in shrunk_boards}
     return Baseline(frozenset(s for n, s in sigs.items() if s.board is not None or s.group not in shrunk_groups))
+
+
+def bug_news(found: list[Bug], findings: list[Finding], shrunk_boards: dict[int, str],
+             baseline: Baseline) -> list[Bug]:
+    """The campaign's bugs the baseline does not know (``shrunk_boards``: by finding number, the shrinks done to
+    the end, for the schema 1 rows)."""
+    return [b for b in found if not baseline.knows_bug(b, findings[b.first], shrunk_boards.get(b.first))]
+
+
+def from_bugs(found: list[Bug]) -> Baseline:
+    """The baseline that knows every bug of a campaign."""
+    return Baseline(frozenset(), frozenset(
+        KnownBug(b.subject, b.fingerprint.kind, key, b.shrunk.key if b.shrunk else None,
+                 canonical(b.board) if b.board is not None else None, b.words) for b in found for key in b.keys))

@@ -1,4 +1,4 @@
-"""A campaign's run: boards checked in parallel, the first findings of each new signature shrunk as soon as they
+"""A campaign's run: boards checked in parallel, the first findings of each new bug shrunk as soon as they
 are found (beside the boards still being checked), the report kept current, all within one time budget.
 
 The pool runs two kinds of task: a chunk of boards (``fuzz.check_indices``) and a shrink
@@ -54,6 +54,7 @@ from minecheck.campaigns.shrinking import (
 )
 from minecheck.check.certified import CERTIFICATES, read_certificates
 from minecheck.check.findings import Finding, read_findings
+from minecheck.check.fingerprint import bug_key
 from minecheck.check.shrinkcache import SHRUNK, finding_key
 from minecheck.model.errors import BadOption
 from minecheck.running.runfolder import Warn, holding, replace_lines
@@ -81,7 +82,7 @@ class Progress:
 
 @dataclass(frozen=True)
 class Shrinking:
-    """How a campaign shrinks: how many findings per signature, each shrink's CPU cap, timeouts or not."""
+    """How a campaign shrinks: how many findings per bug, each shrink's CPU cap, timeouts or not."""
 
     per_signature: int = PER_SIGNATURE
     cap: float = SHRINK_CAP
@@ -183,7 +184,7 @@ class _Live:
                              shrinking.timeouts if shrinking else False) if report else None
         self.kept = set(read_shrunk(out))
         self.queued: set[str] = set()
-        self.candidates: dict[tuple, list[Finding]] = {}  # signature -> its first findings so far, in report order
+        self.candidates: dict[tuple, list[Finding]] = {}  # bug key -> its first findings so far, in report order
         self.done: set[int] = set(done)  # boards done
         self.frontier = 0  # every board before it is done
         self.rows: dict[int, dict] = {}  # board index -> its line, for the shrink budgets
@@ -192,7 +193,7 @@ class _Live:
         self.report_every = REPORT_EVERY  # seconds until the next rewrite (REPORT_SHARE of the time at most)
 
     def queue_for(self, findings: list[Finding], work: _Work) -> None:
-        """Queue the shrinks the report will want as soon as that is certain: a finding is its signature's
+        """Queue the shrinks the report will want as soon as that is certain: a finding is its bug's
         first (in report order) once every board before its own is done, and is shrunk then.  Boards finish
         out of order (a batch of tiny boards after the big boards beside it), and a guess at the first as
         findings came cost a slow engine's shrink of a big board for every wrong one (4 of 11 shrinks)."""
@@ -200,7 +201,7 @@ class _Live:
             return
         for f in findings:
             if shrinkable(f, self.shrinking.timeouts):
-                chosen = self.candidates.setdefault(f.signature, [])
+                chosen = self.candidates.setdefault(bug_key(f), [])
                 chosen.append(f)
                 chosen.sort(key=report_order)
                 del chosen[self.shrinking.per_signature:]

@@ -7,7 +7,8 @@ the pages that changed, and marks the index as in progress) and once more at its
 
 Findings are numbered in a deterministic order (board index, then kind, solver, mode, cells), so the
 same campaign gives the same report whatever order the workers finished in.  The first
-``per_signature`` findings of each signature are drawn shrunk (``shrinking.representatives``).
+``per_signature`` findings of each bug are drawn shrunk (``shrinking.representatives``), and the index
+leads with the bugs (``campaigns.bugs``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from pathlib import Path
 
 from minecheck.boards.generators import features
 from minecheck.campaigns.attribution import explained_by
-from minecheck.campaigns.baseline import Baseline, news
+from minecheck.campaigns.baseline import Baseline, bug_news, exception
+from minecheck.campaigns.bugs import bugs
 from minecheck.campaigns.fuzz import ANSWERS, stored_budget
 from minecheck.campaigns.shrinking import (
     PER_SIGNATURE,
@@ -141,7 +143,8 @@ class Report:
                                   config["generator"], len(boards), wall, solver_seconds, tuple(findings),
                                   small_texts, news_rows, in_progress,
                                   shrinking=(sum(1 for n in drawn_shrunk if n in small_texts), len(drawn_shrunk)),
-                                  not_judged=_not_judged(boards))
+                                  not_judged=_not_judged(boards),
+                                  bugs=tuple(b.to_json() for b in bugs(findings, shrunk)))
         write_text(out / "index.html", render_index(summary))
         write_text(out / "junit.xml", junit_xml(boards, findings))
         return out / "index.html"
@@ -232,19 +235,19 @@ def shrunk_boards(out: Path, per_signature: int = PER_SIGNATURE,
                       if "finding" in entry and not entry["stats"].get("cut_short")}
 
 
-def write_news(out: Path, per_signature: int, pool: Executor | None, known: Baseline) -> dict:
-    """The signatures a baseline does not know and no known defect explains (the news), by signature.
+def write_news(out: Path, per_signature: int, pool: Executor | None, known: Baseline) -> list[dict]:
+    """The bugs a baseline does not know and no known defect explains (the news): news.json's rows of those.
 
-    news.json lists every unknown signature, the news first; one that a seed port's named defect
-    reproduces on its shrunk board says which (``explained_by``) and is no news: a known defect on
-    a board not seen before.
+    news.json lists every unknown bug, the news first; one that a seed port's named defect reproduces on its
+    shrunk board says which (``explained_by``) and is no news: a known defect on a board not seen before.
     """
     findings, boards = shrunk_boards(out, per_signature, pool)
-    found = news(findings, boards, known)
-    why = {s: explained_by(findings[numbers[0]], boards[numbers[0]]) if numbers[0] in boards else None
-           for s, numbers in found.items()}
-    rows = [{"kind": s.kind, "subject": s.subject, "mode": s.mode, "board": s.board, "says": s.says,
-             "explained_by": why[s], "findings": numbers, "pages": [page_name(n) for n in numbers[:20]]}
-            for s, numbers in sorted(found.items(), key=lambda kv: (why[kv[0]] is not None, kv[0]))]
+    found = bug_news(bugs(findings, read_shrunk(out)), findings, boards, known)
+    why = {b.id: explained_by(findings[b.first], boards[b.first]) if b.first in boards else None for b in found}
+    rows = [{"bug": b.id, "kind": b.fingerprint.kind, "subject": b.subject, "mode": findings[b.first].mode.value,
+             "fingerprint": b.words, "board": boards.get(b.first),
+             "says": exception(findings[b.first].subject_says) if findings[b.first].kind is Kind.CRASH else None,
+             "explained_by": why[b.id], "findings": list(b.findings), "pages": [page_name(n) for n in b.findings[:20]]}
+            for b in sorted(found, key=lambda b: (why[b.id] is not None, b.first))]
     write_text(out / "news.json", json.dumps(rows, indent=2) + "\n")
-    return {s: numbers for s, numbers in found.items() if why[s] is None}
+    return [row for row in rows if row["explained_by"] is None]

@@ -1,5 +1,7 @@
 """Regression fixtures: shrunk findings kept as files, so that every defect ever found is replayed by the tests.
 
+A campaign saves one fixture per bug (``campaigns.bugs``, after merging): its first finding, shrunk.
+
 One finding per file, ``<kind>-<subject>-<mode>-<hash>.json``, holding the finding's JSON (board
 text, subject, reference, mode, kind, what each side said).  The hash is of what the finding
 *is* (kind, solvers, mode, board), so saving the same shrunk defect twice writes one file.
@@ -11,6 +13,7 @@ import json
 from concurrent.futures import Executor
 from pathlib import Path
 
+from minecheck.campaigns.bugs import bugs
 from minecheck.campaigns.fuzz import stored_budget
 from minecheck.campaigns.publish import job_for, ordered, shrink_representatives
 from minecheck.campaigns.shrinking import PER_SIGNATURE, keep, read_shrunk, run_job
@@ -59,10 +62,12 @@ def load(path: Path) -> Finding:
 
 def save_shrunk(out: Path, directory: Path, per_signature: int = PER_SIGNATURE,
                 pool: Executor | None = None) -> list[Path]:
-    """Save the shrunk representatives of a campaign's findings (as the report shrinks them; cached)."""
+    """Save the shrunk finding of each bug of a campaign (shrunk as the report shrinks them; cached)."""
     findings = [f for f in ordered(read_findings(out)) if why_not_replayable(f) is None]
     shrunk = shrink_representatives(out, findings, per_signature, pool)
-    paths = {save(Finding.from_json(entry["finding"]), directory) for entry in shrunk.values() if "finding" in entry}
+    firsts = {b.first for b in bugs(findings, read_shrunk(out))}
+    paths = {save(Finding.from_json(entry["finding"]), directory) for n, entry in shrunk.items()
+             if "finding" in entry and n in firsts}
     return sorted(paths)
 
 

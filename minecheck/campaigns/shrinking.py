@@ -1,12 +1,13 @@
 """A campaign's shrinks: which findings are shrunk, with what budget, and where each result is kept.
 
-The first ``per_signature`` findings of each signature (kind, solver, reference, mode), in report order,
-are the ones the report draws in full; they are shrunk, each as a task of its own in the campaign's pool,
+The first ``per_signature`` findings of each bug (solver and fingerprint, ``check.fingerprint.bug_key``), in
+report order, are the ones the report draws in full; they are shrunk, each as a task of its own in the campaign's pool,
 as soon as they are found, beside the boards still being checked.  Every result is appended and synced
 to shrunk.jsonl the moment it arrives, keyed by the finding, so a killed campaign loses no shrink that
-was done and ``--resume`` shrinks only what is left.  By default one a signature (``PER_SIGNATURE``): a
+was done and ``--resume`` shrinks only what is left.  By default one a bug (``PER_SIGNATURE``): a
 slow engine pays for each shrink in its own time (bench/slow_subject.py: 16 shrinks at two a signature,
-8 at one), and a second example of the same disagreement says little more; ``--shrink-per-signature`` asks for more.
+8 at one), and a second example of the same bug says little more; ``--shrink-per-signature`` asks for more.
+(Shrinking the first of each signature, (kind, solver, reference, mode), hid a second root cause of one kind.)
 
 A shrink's budget is the finding's own: ``SHRINK_FACTOR`` times the CPU its solvers took on the board
 (at least ``SHRINK_FLOOR``, at most the ``--shrink-time`` cap), in CPU seconds, so a slow engine gets a
@@ -25,6 +26,7 @@ from pathlib import Path
 from minecheck.check.certified import certify_checks, with_certificate
 from minecheck.check.crosscheck import BoardCheck, check_board
 from minecheck.check.findings import Finding, Kind
+from minecheck.check.fingerprint import bug_key, fingerprint
 from minecheck.check.shrink import has_board, shrink
 from minecheck.check.shrinkcache import SHRUNK, finding_key
 from minecheck.model.answers import result_to_json
@@ -36,7 +38,7 @@ from minecheck.running.runfolder import claim
 SHRINK_FACTOR = 3.0  # a finding's shrink may take this many times what its solvers took on its board
 SHRINK_FLOOR = 3.0  # CPU seconds a shrink may take at least (tiny boards cost milliseconds)
 SHRINK_CAP = 120.0  # CPU seconds a shrink may take at most, unless --shrink-time says otherwise
-PER_SIGNATURE = 1  # findings shrunk and drawn in full per signature: the first (a slow engine pays per shrink)
+PER_SIGNATURE = 1  # findings shrunk and drawn in full per bug: the first (a slow engine pays per shrink)
 
 
 @dataclass(frozen=True)
@@ -65,11 +67,11 @@ def shrinkable(f: Finding, timeouts: bool = False) -> bool:
 
 
 def representatives(findings: list[Finding], per_signature: int, timeouts: bool = False) -> list[int]:
-    """The numbers (report order) of the findings the report draws shrunk: the first of each signature."""
+    """The numbers (report order) of the findings the report draws shrunk: the first of each bug."""
     wanted: dict[tuple, list[int]] = {}
     for n, f in enumerate(findings):
-        if shrinkable(f, timeouts) and len(wanted.setdefault(f.signature, [])) < per_signature:
-            wanted[f.signature].append(n)
+        if shrinkable(f, timeouts) and len(wanted.setdefault(bug_key(f), [])) < per_signature:
+            wanted[bug_key(f)].append(n)
     return sorted(n for ns in wanted.values() for n in ns)
 
 
@@ -86,6 +88,8 @@ def run_job(job: ShrinkJob) -> dict:
     entry = {"key": finding_key(f), "finding": shown.to_json(), "stats": asdict(result.stats),
              "seconds_allowed": job.seconds}
     entry["answers"] = [] if check is None else [result_to_json(r) for r in check.results]
+    entry["shows"] = sorted({fingerprint(g).key for g in (check.findings if check is not None else (shown,))
+                             if g.subject == f.subject})  # every bug of its solver the small board shows
     if certified:
         entry["certificates"] = [c.line() for c in certified]
     return entry

@@ -1,15 +1,17 @@
 """A campaign's totals, as summary.json keeps them and ``fuzz --json`` prints them: what was checked, what was
-found (by kind, by solver, by signature), how much of it is shrunk, and where the time went."""
+found (by kind, by solver, by signature, and the bugs), how much of it is shrunk, and where the time went."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from minecheck.campaigns.bugs import bugs, groups
 from minecheck.campaigns.publish import ordered
 from minecheck.campaigns.shrinking import read_shrunk
 from minecheck.check.findings import read_findings
 from minecheck.check.shrinkcache import finding_key
+from minecheck.report.pages import page_name
 
 
 def campaign_totals(out: Path, seconds: float, phases: dict[str, float], exit_code: int) -> dict:
@@ -32,6 +34,8 @@ def campaign_totals(out: Path, seconds: float, phases: dict[str, float], exit_co
         "schema": 1, "seed": config["seed"], "generator": config["generator"], "subjects": config["subjects"],
         "references": config["references"], "boards": boards, "findings": len(findings), "by_kind": by_kind,
         "by_solver": by_solver, "signatures": signatures,
+        "bugs": [{**b.to_json(), "page": page_name(b.first)} for b in bugs(findings, shrunk)],
+        "bugs_before_merge": len(groups(findings)),
         "shrunk": {"findings": len(small), "cut_short": sum(1 for e in small if e["stats"].get("cut_short")),
                    "at_most_20_cells": sum(1 for e in small if e["stats"]["cells_after"] <= 20)},
         "seconds": round(seconds, 3), "phases": phases, "exit_code": exit_code,

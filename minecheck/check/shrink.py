@@ -17,6 +17,8 @@ Design, after Hypothesis's shrinker:
   single-element steps makes the result 1-minimal for every pass;
 * deterministic: no randomness, candidates in a fixed order, first success kept;
 * each candidate reruns only the finding's solver and its reference;
+* a crash keeps its exception and the function that raised it (``check.fingerprint``), as Hypothesis and
+  ClusterFuzz keep a crash's origin: another crash on a smaller board is another bug;
 * the finding's numeric edge is kept (``minecheck.check.numerals.edge_of``): a count that wraps at
   2**64 shows only on a board with more than 2**64 layouts, and a smaller board that is wrong for
   another reason is another finding, not this one shrunk.
@@ -31,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from minecheck.boards.generators import generate
 from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import WHOLE_BOARD, Finding, Kind
+from minecheck.check.fingerprint import fingerprint
 from minecheck.check.numerals import edge_of
 from minecheck.model.answers import Mode
 from minecheck.model.board import COVERED, FLAG, Board, crop_cell
@@ -41,6 +44,8 @@ from minecheck.model.solver import Solver
 from minecheck.running.catalogue import is_lp_solver
 from minecheck.running.sandbox import thread_cpu
 
+SAME_SHAPE = (Kind.CRASH, Kind.TIMEOUT, Kind.PROTOCOL)  # kept to their exception or complaint while shrinking: one
+# crash may not slip into another on the way down (a ValueError's board shrank to 1x1/H, an IndexError's)
 Shape = Position | Board  # what is shrunk: the choices behind a board, or the board itself
 
 
@@ -80,13 +85,15 @@ def still_shows(finding: Finding, budget: Budget | None = DEFAULT_BUDGET,
     subjects = [] if reference_kind else [rerun]
     references = [rerun] if reference_kind else []
     edge = edge_of(finding)
+    shape = fingerprint(finding).shape if finding.kind in SAME_SHAPE else None
 
     def check(board: Board, origin: tuple[int, int] = (0, 0)) -> Finding | None:  # a solver keeps no cells
         if finding.mode is Mode.GLOBAL and board.total_mines is None:
             return None
         for c in check_board(board, subjects, [finding.mode], references, budget=budget):
             for f in c.findings:
-                if f.kind is finding.kind and f.subject == finding.subject and edge_of(f) == edge:
+                if (f.kind is finding.kind and f.subject == finding.subject and edge_of(f) == edge
+                        and (shape is None or fingerprint(f).shape == shape)):
                     return f
         return None
 

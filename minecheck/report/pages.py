@@ -80,6 +80,7 @@ class CampaignSummary:
     in_progress: str | None = None  # the phase of a campaign still running ("boards 40/100, shrinking 3 of 7")
     shrinking: tuple[int, int] = (0, 0)  # findings drawn shrunk: done, wanted
     not_judged: dict[str, int] = field(default_factory=dict)  # solver -> boards it was not judged on, and why not
+    bugs: tuple[dict, ...] = ()  # the bugs (campaigns.bugs.Bug.to_json), first finding first
 
 
 def page_name(number: int) -> str:
@@ -342,8 +343,9 @@ def render_index(s: CampaignSummary, per_group_links: int = 20) -> str:
                  "mode": f.mode.value, "says": f.subject_says[:80], "ref_says": f.reference_says[:80]}
                 for n, f in enumerate(s.findings)]
     plots = index_plots(s)
+    bugs = [{**b, "href": page_name(b["first"])} for b in s.bugs]
     return render_template(
-        "index.html.j2",
+        "index.html.j2", bugs=bugs,
         in_progress=s.in_progress, shrinking=s.shrinking, news=s.news, plots=plots,
         title=f"minecheck campaign {s.seed}", seed=s.seed, boards=s.boards,
         findings=len(s.findings),
