@@ -140,6 +140,10 @@ def check_generator(generator: str) -> None:
     raise BadOption(f"unknown generator {generator!r}{suggest(generator, known)}; known: {generator_forms()}")
 
 
+JUDGE_UNDECLARED = ("make a crash, timeout or broken answer a finding even on a board the solver does not judge (an "
+                    "impossible board, for a solver that does not declare consistency)")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = CommandParser(prog="minecheck", description=DESCRIPTION, epilog=EPILOG,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -157,6 +161,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print JSON keyed by solver name, plus findings")
     check.add_argument("--certify", action="store_true",
                        help="certify every verdict of each reference (a layout, or a DRUP proof checked by dratify)")
+    check.add_argument("--judge-undeclared", action="store_true", help=JUDGE_UNDECLARED)
     add_budget_options(check)
     check.set_defaults(run=_check, parser=check)
 
@@ -174,6 +179,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="where the findings' HTML pages go (default: $MINECHECK_PAGES, else .minecheck/findings)")
     shrink.add_argument("--json", action="store_true",
                         help="print one JSON object per finding, its shrunk board text under \"board\"")
+    shrink.add_argument("--judge-undeclared", action="store_true", help=JUDGE_UNDECLARED)
     add_budget_options(shrink, "solver call, on the board and on every smaller board tried")
     shrink.set_defaults(run=_shrink, parser=shrink)
 
@@ -220,6 +226,7 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--baseline", type=Path, default=None, metavar="FILE",
                       help="signatures already known (minecheck baseline --write): new ones are listed first, and "
                            "the exit code is 1 only when there is a new one")
+    fuzz.add_argument("--judge-undeclared", action="store_true", help=JUDGE_UNDECLARED)
     fuzz.add_argument("--certify", action="store_true",
                       help="certify every reference answer of every board, not only those behind a finding "
                            "(certificates.jsonl)")
@@ -272,7 +279,8 @@ def _check(args: argparse.Namespace) -> int:
             continue  # checked on the board's LP relaxations, in any mode
         if mode not in solver(name).modes:
             raise BadOption(f"{name} does not support the {mode.value} mode")
-    (checked,) = check_board(board, subjects, [mode], references, budget=budget_of(args))
+    (checked,) = check_board(board, subjects, [mode], references, budget=budget_of(args),
+                             judge_undeclared=args.judge_undeclared)
     shown = [r for r in checked.results if r.solver in subjects + references] or list(checked.results)
     if args.json:
         data = {r.solver: as_json(board, r) for r in shown}
@@ -370,7 +378,7 @@ def _shrink(args: argparse.Namespace) -> int:
             raise BadOption(f"{', '.join(subjects)} answer(s) no mode this board allows (a board without a total "
                              "allows the local mode only)")
     budget = budget_of(args)
-    checks = check_board(board, subjects, modes, references, budget=budget)
+    checks = check_board(board, subjects, modes, references, budget=budget, judge_undeclared=args.judge_undeclared)
     findings = [f for c in checks for f in c.findings]
     if not findings:
         print(f"all agree on this {board.width}x{board.height} board in the {' and '.join(m.value for m in modes)} "
@@ -380,7 +388,7 @@ def _shrink(args: argparse.Namespace) -> int:
     for number, finding in enumerate(findings, 1):
         shrunk = None
         if finding.kind is not Kind.TIMEOUT and has_board(finding):
-            shrunk = shrink(finding, budget, seconds=args.shrink_time)
+            shrunk = shrink(finding, budget, seconds=args.shrink_time, judge_undeclared=args.judge_undeclared)
         page = write_page(finding, shrunk, board, checks, None, references, budget, folder, replay_names(definitions))
         shown = shrunk.finding if shrunk else finding
         small = shrunk.board if shrunk else board
@@ -413,7 +421,7 @@ def _fuzz(args: argparse.Namespace) -> int:
     subjects, references, definitions = _resolve(args)
     args.seed = chosen_seed(args.seed, args.out / "campaign.json" if args.resume else None)
     config = Config(args.seed, tuple(subjects), tuple(references), args.generator, budget_of(args),
-                    definitions=definitions, certify=args.certify)
+                    definitions=definitions, certify=args.certify, judge_undeclared=args.judge_undeclared)
     remember(definitions)
     _ready(config.subjects + config.references)  # an unknown name, or a solver that cannot run: before any work
     check_generator(args.generator)  # so is an unknown generator
@@ -509,6 +517,9 @@ def _fuzz_in(args: argparse.Namespace, config, known, started: float) -> int:
         return code
     print(f"{progress.boards} boards, {progress.findings} findings, {elapsed:.1f} s "
           f"({progress.boards / max(elapsed, 1e-9):.1f} boards/s); findings in {args.out / 'findings.jsonl'}")
+    if totals["not_judged"]:  # boards a solver never claimed to judge: counted, never findings
+        print("not judged: " + ", ".join(f"{name} on {n} impossible board(s)"
+                                         for name, n in sorted(totals["not_judged"].items())))
     if fresh is not None:
         print(f"{len(fresh)} new signature(s): not in {args.baseline}, and no known defect reproduces them"
               + "".join(f"\n  new: {s.kind} {s.subject} ({s.mode})" for s in sorted(fresh)))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import shlex
+import sys
 
-from shared import FIXTURES
+from shared import FIXTURES, PROGRAMS
 
 from minecheck.cli import main
 
@@ -82,3 +84,15 @@ def test_an_internal_value_error_is_minechecks_fault_exit_3_not_the_users(capsys
 def test_bad_input_is_exit_2_with_one_line(capsys):
     code, out, err = run(capsys, "check", "HHH/12")
     assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("minecheck: ")
+
+
+def test_a_crash_on_an_impossible_board_is_not_judged_for_a_solver_without_consistency_unless_asked(capsys):
+    program = shlex.join([sys.executable, str(PROGRAMS / "protocol_program.py"), "--misbehave", "crash"])
+    noisy = f"noisy={{command = {json.dumps(program)}, answers = [\"verdicts\"]}}"
+    code, out, _ = run(capsys, "check", "3H", "--solvers", noisy, "--references", "exact", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["findings"] == [] and "failed there: crash" in data["not_judged"]["noisy"]
+    code, out, _ = run(capsys, "check", "3H", "--solvers", noisy, "--references", "exact", "--json",
+                       "--judge-undeclared")
+    data = json.loads(out)
+    assert code == 1 and [f["kind"] for f in data["findings"]] == ["crash"] and data["not_judged"] == {}

@@ -20,7 +20,7 @@ from pathlib import Path
 from minecheck.boards.generators import features
 from minecheck.campaigns.attribution import explained_by
 from minecheck.campaigns.baseline import Baseline, news
-from minecheck.campaigns.fuzz import ANSWERS, stored_budget
+from minecheck.campaigns.fuzz import ANSWERS, stored_budget, stored_judging
 from minecheck.campaigns.shrinking import (
     PER_SIGNATURE,
     ShrinkJob,
@@ -191,8 +191,9 @@ def shrink_representatives(out: Path, findings: list[Finding], per_signature: in
     boards = {b["index"]: b for b in _board_rows(out)}
     kept = read_shrunk(out)
     wanted = representatives(findings, per_signature, timeouts)
-    jobs = [job_for(findings[n], budget, boards.get(findings[n].index, {}), cap) for n in wanted
-            if finding_key(findings[n]) not in kept]
+    judging = stored_judging(out)
+    jobs = [job_for(findings[n], budget, boards.get(findings[n].index, {}), cap, judge_undeclared=judging)
+            for n in wanted if finding_key(findings[n]) not in kept]
     results = pool.map(run_job, jobs) if pool is not None else map(run_job, jobs)
     for entry in results:
         keep(out, entry)
@@ -201,12 +202,12 @@ def shrink_representatives(out: Path, findings: list[Finding], per_signature: in
 
 
 def job_for(f: Finding, budget, board_row: dict, cap: float | None = None, until: float | None = None,
-            definitions: tuple[str, ...] = ()) -> ShrinkJob:
+            definitions: tuple[str, ...] = (), judge_undeclared: bool = False) -> ShrinkJob:
     """A finding's shrink job, budgeted by what its solvers took on its board (boards.jsonl)."""
     cpu = board_row.get("solver_cpu_seconds", {})
     cost = cpu.get(f.subject, 0.0) + cpu.get(f.reference, 0.0)
     seconds = shrink_seconds(cost) if cap is None else shrink_seconds(cost, cap)
-    return ShrinkJob(f.to_json(), budget, seconds, until, definitions)
+    return ShrinkJob(f.to_json(), budget, seconds, until, definitions, judge_undeclared)
 
 
 def _board_rows(out: Path) -> list[dict]:

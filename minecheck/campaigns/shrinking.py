@@ -48,6 +48,7 @@ class ShrinkJob:
     seconds: float  # CPU seconds the shrink may take
     until: float | None = None  # wall-clock end of the campaign's time budget (time.time())
     definitions: tuple[str, ...] = ()  # how the worker makes solvers not built in
+    judge_undeclared: bool = False  # as the campaign judged (``--judge-undeclared``)
 
     @property
     def key(self) -> str:
@@ -78,8 +79,8 @@ def run_job(job: ShrinkJob) -> dict:
     shrunk board, so that publishing runs no solver again."""
     remember(job.definitions)
     f = Finding.from_json(job.finding)
-    result = shrink(f, job.budget, seconds=job.seconds, until=job.until)
-    check = _check(result.finding, job.budget)
+    result = shrink(f, job.budget, seconds=job.seconds, until=job.until, judge_undeclared=job.judge_undeclared)
+    check = _check(result.finding, job.budget, job.judge_undeclared)
     shown = result.finding
     certified = [] if check is None else certify_checks([replace(check, findings=(shown,))], f.index)
     shown = with_certificate(shown, certified)  # the reference's answer on the shrunk board, certified
@@ -91,13 +92,13 @@ def run_job(job: ShrinkJob) -> dict:
     return entry
 
 
-def _check(f: Finding, budget: Budget) -> BoardCheck | None:
+def _check(f: Finding, budget: Budget, judge_undeclared: bool = False) -> BoardCheck | None:
     """Both sides' results on the shrunk board (one more check, in the worker)."""
     board = parse_board(f.board)
     if f.mode.value == "global" and board.total_mines is None:
         return None
     subjects, references = ([], [f.subject]) if f.kind is Kind.REFERENCE else ([f.subject], [f.reference])
-    (c,) = check_board(board, subjects, [f.mode], references, budget=budget)
+    (c,) = check_board(board, subjects, [f.mode], references, budget=budget, judge_undeclared=judge_undeclared)
     return c
 
 

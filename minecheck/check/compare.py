@@ -2,7 +2,8 @@
 
 Rules, in order: a declined answer is skipped; an error is a crash (or timeout); an
 inconsistent board must be inconsistent for the subject too, if it declares that it judges
-consistency (one that does not is not judged on such a board at all: ``not_judged``); then
+consistency (one that does not is not judged on such a board at all, whatever it does there:
+``not_judged``); then
 verdicts, counts and probabilities, each only if the subject declares that it answers them.
 Probabilities are judged at the precision the subject declares (``SolverResult.tolerance``:
 "decimals" or "tolerance" in the protocol), else exactly when they are fractions and within
@@ -22,20 +23,28 @@ from minecheck.check.stats import probability_outliers
 from minecheck.model.answers import TOLERANCE, Answers, SolverResult, Verdict
 
 
-def not_judged(subject: SolverResult, declared: frozenset[Answers], reference: SolverResult) -> str | None:
+def not_judged(subject: SolverResult, declared: frozenset[Answers], reference: SolverResult,
+               judge_undeclared: bool = False) -> str | None:
     """Why the subject is not judged on this board at all, or None: an impossible board, and a subject that
-    declares no consistency answer and gave none (its cells there are neither a finding nor agreement)."""
-    if (reference.consistent is False and subject.failure is None and not subject.declined
-            and Answers.CONSISTENCY not in declared and subject.consistent is None):
-        return "the board is impossible, and it does not judge consistency"
-    return None
+    declares no consistency answer, whatever it did there (answered, crashed, hung, broke the protocol, said
+    "consistent"): what it never claimed to judge is neither a finding nor agreement.  With
+    ``judge_undeclared`` (``--judge-undeclared``) only a silent answer is let off, as before: a failure there
+    is a finding."""
+    if (reference.consistent is not False or subject.declined or Answers.CONSISTENCY in declared
+            or subject.consistent is False):
+        return None
+    why = "the board is impossible, and it does not judge consistency"
+    if not judge_undeclared:
+        return f"{why} (it failed there: {subject.failure.kind})" if subject.failure is not None else why
+    return why if subject.failure is None and subject.consistent is None else None
 
 
-def compare(subject: SolverResult, declared: frozenset[Answers], reference: SolverResult) -> list[Difference]:
+def compare(subject: SolverResult, declared: frozenset[Answers], reference: SolverResult,
+            judge_undeclared: bool = False) -> list[Difference]:
     """Every way the subject's answers differ from the reference's on the same board and mode."""
     if subject.declined or reference.declined or reference.error:
         return []
-    if not_judged(subject, declared, reference):
+    if not_judged(subject, declared, reference, judge_undeclared):
         return []
     if subject.failure is not None:
         failure = subject.failure

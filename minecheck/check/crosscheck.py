@@ -58,18 +58,20 @@ def modes_for(board: Board) -> tuple[Mode, ...]:
 
 def check_board(board: Board, subjects: Sequence[str | Solver], modes: Sequence[Mode] | None = None,
                 references: Sequence[str | Solver] = REFERENCES, recipe: Recipe | None = None,
-                index: int | None = None, budget: Budget | None = None) -> tuple[BoardCheck, ...]:
+                index: int | None = None, budget: Budget | None = None,
+                judge_undeclared: bool = False) -> tuple[BoardCheck, ...]:
     """Cross-check a board in each mode (default: every mode the board allows).
 
     Solvers are named, or given as objects with the Solver protocol.  Every solver, references
     included, runs isolated within ``budget`` (None: in this process, unlimited: trusted code only).
+    ``judge_undeclared``: a failure on a board the solver does not judge is a finding (``compare.not_judged``).
     """
-    return check_boards([(board, recipe, index)], subjects, modes, references, budget)[0]
+    return check_boards([(board, recipe, index)], subjects, modes, references, budget, judge_undeclared)[0]
 
 
 def check_boards(boards: Sequence[tuple[Board, Recipe | None, int | None]], subjects: Sequence[str | Solver],
                  modes: Sequence[Mode] | None = None, references: Sequence[str | Solver] = REFERENCES,
-                 budget: Budget | None = None) -> list[tuple[BoardCheck, ...]]:
+                 budget: Budget | None = None, judge_undeclared: bool = False) -> list[tuple[BoardCheck, ...]]:
     """``check_board`` on each (board, recipe, index), with each solver given all its boards in one sandboxed run
     (``minecheck.running.batch``): tiny boards cost a sandbox call each no more, and a solver that hangs or
     crashes on one board costs a finding on that board alone.  Results and findings are those of
@@ -89,12 +91,14 @@ def check_boards(boards: Sequence[tuple[Board, Recipe | None, int | None]], subj
     out: list[list[BoardCheck]] = [[] for _ in boards]
     for k, mode in wanted:
         board, recipe, index = boards[k]
-        out[k].append(_compared(board, mode, results[k, mode], everyone, subjects, lp_subjects, recipe, index))
+        out[k].append(_compared(board, mode, results[k, mode], everyone, subjects, lp_subjects, recipe, index,
+                                judge_undeclared))
     return [tuple(checks) for checks in out]
 
 
 def _compared(board: Board, mode: Mode, results: dict[str, SolverResult], everyone: dict[str, Solver],
-              subjects: list[str], lp_subjects: list[str], recipe: Recipe | None, index: int | None) -> BoardCheck:
+              subjects: list[str], lp_subjects: list[str], recipe: Recipe | None, index: int | None,
+              judge_undeclared: bool = False) -> BoardCheck:
     """One board in one mode: every solver's result compared with the ground truth's."""
     text = format_board(board)
     truth = results[GROUND_TRUTH]
@@ -107,10 +111,10 @@ def _compared(board: Board, mode: Mode, results: dict[str, SolverResult], everyo
     for name, result in results.items():
         if name == GROUND_TRUTH:
             continue
-        why = None if truth.error else not_judged(result, everyone[name].answers, truth)
+        why = None if truth.error else not_judged(result, everyone[name].answers, truth, judge_undeclared)
         if why:
             unjudged.append((name, why))
-        for diff in compare(result, everyone[name].answers, truth):
+        for diff in compare(result, everyone[name].answers, truth, judge_undeclared):
             kind = diff.kind if name in subjects else Kind.REFERENCE
             detail = diff.detail if name in subjects else f"{diff.kind.value}: {diff.detail}".rstrip(": ")
             findings.append(Finding(kind, name, GROUND_TRUTH, mode, diff.cells, diff.subject_says,

@@ -65,8 +65,8 @@ class Shrunk:
     stats: ShrinkStats
 
 
-def still_shows(finding: Finding, budget: Budget | None = DEFAULT_BUDGET,
-                solver: Solver | None = None) -> Callable[[Board], Finding | None]:
+def still_shows(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, solver: Solver | None = None,
+                judge_undeclared: bool = False) -> Callable[[Board], Finding | None]:
     """The predicate: rerun the finding's solver and reference on a board; the matching finding or None.
 
     The solver is made again from its name (``finding.subject``), unless the solver object itself is
@@ -84,7 +84,8 @@ def still_shows(finding: Finding, budget: Budget | None = DEFAULT_BUDGET,
     def check(board: Board, origin: tuple[int, int] = (0, 0)) -> Finding | None:  # a solver keeps no cells
         if finding.mode is Mode.GLOBAL and board.total_mines is None:
             return None
-        for c in check_board(board, subjects, [finding.mode], references, budget=budget):
+        for c in check_board(board, subjects, [finding.mode], references, budget=budget,
+                             judge_undeclared=judge_undeclared):
             for f in c.findings:
                 if f.kind is finding.kind and f.subject == finding.subject and edge_of(f) == edge:
                     return f
@@ -107,7 +108,7 @@ Predicate = Callable[[Board, tuple[int, int]], Finding | None]  # a candidate bo
 
 def shrink(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, max_calls: int = 2000,
            seconds: float | None = None, solver: Solver | None = None, predicate: Predicate | None = None,
-           until: float | None = None) -> Shrunk:
+           until: float | None = None, judge_undeclared: bool = False) -> Shrunk:
     """Shrink the finding's board to a 1-minimal one (for the passes) that still shows it, each check's
     solvers run within ``budget`` (None: in this process).
 
@@ -124,7 +125,7 @@ def shrink(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, max_calls: 
     start, cpu_start = time.perf_counter(), cpu_seconds()
     board = parse_board(finding.board)
     shape: Shape = _start_shape(finding, board)
-    predicate = predicate or still_shows(finding, budget, solver)
+    predicate = predicate or still_shows(finding, budget, solver, judge_undeclared)
     stats = ShrinkStats(cells_before=board.size, covered_before=len(board.covered))
     best = finding
     origin = (0, 0)  # where the shape's top-left cell is on the finding's board: a player's state may name cells
