@@ -122,6 +122,17 @@ def subject_cost(out: Path) -> tuple[float, float]:
     return slow, exact
 
 
+def shrunk_sizes(out: Path) -> str:
+    """Each shrink's cells before and after, in the order they reached disk (``*``: cut short by its budget)."""
+    shown = []
+    for line in lines(out / "shrunk.jsonl"):
+        stats = json.loads(line).get("stats")
+        if stats:
+            cut = "*" if stats.get("cut_short") else ""
+            shown.append(f"{stats['cells_before']}->{stats['cells_after']}{cut}")
+    return ", ".join(shown) or "none"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=100)
@@ -146,6 +157,7 @@ def main() -> None:
     after = whole_s - (whole.boards_at or whole_s)
     print(f"  whole run (shrinking + report): {whole_s:7.1f} s   (boards on disk at {whole.boards_at or 0:.1f} s, "
           f"then {after:.1f} s to the end; {shrinks} shrunk boards)")
+    print(f"  shrunk sizes (cells before -> after, cut short *): {shrunk_sizes(root / 'whole')}")
     print(f"  whole / boards alone = {ratio:.2f}x -> target (<= {RATIO_TARGET}x) "
           f"{'met' if ratio <= RATIO_TARGET else 'NOT met'}")
     first = first_shrink_delay(whole)
