@@ -263,8 +263,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from minecheck.check.crosscheck import check_board, solver
+    from minecheck.check.crosscheck import check_board, not_comparable_text, solver
     from minecheck.engine.counter import default_mode
+    from minecheck.model.board import label
     from minecheck.report.textview import as_json, findings_text, grid, side_by_side, summary
 
     board = read_board_arg(args.board)
@@ -286,6 +287,9 @@ def _check(args: argparse.Namespace) -> int:
         data = {r.solver: as_json(board, r) for r in shown}
         data["findings"] = [json.loads(f.to_json()) for f in checked.findings]
         data["not_judged"] = dict(checked.not_judged)
+        data["not_comparable"] = {name: [{"cells": [label(board, c) for c in cells], "why": why}
+                                         for n, cells, why in checked.not_comparable if n == name]
+                                  for name in dict.fromkeys(n for n, _, _ in checked.not_comparable)}
         text = json.dumps(data, indent=2)
     else:
         parts = [*(summary(board, r) for r in shown), "", grid(board, checked.result(GROUND_TRUTH))]
@@ -293,6 +297,8 @@ def _check(args: argparse.Namespace) -> int:
             parts += ["", side_by_side(board, shown, {c for f in checked.findings for c in f.cells})]
         parts += ["", findings_text(board, checked.findings) if checked.findings else "all solvers agree"]
         parts += [f"not judged: {name}: {why}" for name, why in checked.not_judged]
+        parts += [f"not comparable: {name}: {not_comparable_text(board, cells, why)}"
+                  for name, cells, why in checked.not_comparable]
         text = "\n".join(parts)
     code = EXIT_FINDINGS if checked.findings else EXIT_OK
     if args.certify:

@@ -20,8 +20,8 @@ def run(capsys, *argv):
 def test_check_json_shape_with_fraction_strings(capsys):
     code, out, _ = run(capsys, "check", "HHH/H1H/HHH", "--json")
     data = json.loads(out)
-    assert code == 0 and set(data) == {"exact", "cbc", "minisat", "brute", "findings", "not_judged"}
-    assert data["findings"] == [] and data["not_judged"] == {}
+    assert code == 0 and set(data) == {"exact", "cbc", "minisat", "brute", "findings", "not_judged", "not_comparable"}
+    assert data["findings"] == [] and data["not_judged"] == {} and data["not_comparable"] == {}
     exact = data["exact"]
     assert exact["consistent"] is True and exact["layouts"] == 8
     corner = {"row": 0, "col": 0, "verdict": "unknown", "probability": "1/8", "probability_float": 0.125}
@@ -96,3 +96,17 @@ def test_a_crash_on_an_impossible_board_is_not_judged_for_a_solver_without_consi
                        "--judge-undeclared")
     data = json.loads(out)
     assert code == 1 and [f["kind"] for f in data["findings"]] == ["crash"] and data["not_judged"] == {}
+
+
+def test_a_verdict_on_a_cell_no_digit_touches_is_a_finding_in_local_mode_and_its_probability_not_comparable(capsys):
+    code, out, _ = run(capsys, "check", "H1HHH", "--solvers", "liar:solve", "--mode", "local", "--references", "exact",
+                       "--json")
+    data = json.loads(out)
+    (finding,) = data["findings"]
+    assert code == 1 and finding["kind"] == "verdict" and finding["cells"] == [3, 4]
+    assert finding["subject_says"] == "mine, mine" and finding["reference_says"] == "unknown, unknown"
+    (apart,) = data["not_comparable"]["liar:solve"]
+    assert apart["cells"] == ["r0c3", "r0c4"] and "no probability to compare with" in apart["why"]
+    assert "no probability to compare with" in finding["extra"]["not_comparable"]  # on the finding's page too
+    code, out, _ = run(capsys, "check", "H1HHH", "--solvers", "liar:solve", "--mode", "local", "--references", "exact")
+    assert code == 1 and "not comparable: liar:solve: r0c3, r0c4" in out

@@ -13,10 +13,10 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from minecheck.boards.recipe import Recipe
-from minecheck.check.compare import compare, not_judged
+from minecheck.check.compare import compare, not_comparable, not_judged
 from minecheck.check.findings import Finding, Kind
 from minecheck.model.answers import Mode, SolverResult
-from minecheck.model.board import Board
+from minecheck.model.board import Board, label
 from minecheck.model.boardtext import format_board
 from minecheck.model.budget import Budget
 from minecheck.model.solver import Solver
@@ -33,6 +33,7 @@ class BoardCheck:
     results: tuple[SolverResult, ...]
     findings: tuple[Finding, ...]
     not_judged: tuple[tuple[str, str], ...] = ()  # (solver, why): answered, but not judged on this board
+    not_comparable: tuple[tuple[str, tuple[int, ...], str], ...] = ()  # (solver, cells, why): compared with nothing
 
     def result(self, name: str) -> SolverResult | None:
         return next((r for r in self.results if r.solver == name), None)
@@ -50,6 +51,19 @@ def solver(who: str | Solver) -> Solver:
 
 def name_of(who: str | Solver) -> str:
     return who if isinstance(who, str) else who.name
+
+
+def loose_cells(board: Board, mode: Mode) -> frozenset[int]:
+    """The covered cells no digit touches, in the local mode: no answer there can be certain (none in global)."""
+    if mode is not Mode.LOCAL:
+        return frozenset()
+    return frozenset(c for c in board.covered if not any(board.is_digit(n) for n in board.neighbours(c)))
+
+
+def not_comparable_text(board: Board, cells: tuple[int, ...], why: str) -> str:
+    """Cells compared with nothing, as people read them (at most ten named)."""
+    named = ", ".join(label(board, c) for c in cells[:10]) + (f" and {len(cells) - 10} more" if len(cells) > 10 else "")
+    return f"{named}: {why}"
 
 
 def modes_for(board: Board) -> tuple[Mode, ...]:
@@ -107,21 +121,25 @@ def _compared(board: Board, mode: Mode, results: dict[str, SolverResult], everyo
         findings.append(Finding(Kind.REFERENCE, GROUND_TRUTH, GROUND_TRUTH, mode, (), truth.error, "an answer",
                                 text, "the ground truth failed, so nothing on this board was compared",
                                 recipe, index))
-    unjudged = []
+    unjudged, uncompared = [], []
+    loose = loose_cells(board, mode)
     for name, result in results.items():
         if name == GROUND_TRUTH:
             continue
         why = None if truth.error else not_judged(result, everyone[name].answers, truth, judge_undeclared)
         if why:
             unjudged.append((name, why))
-        for diff in compare(result, everyone[name].answers, truth, judge_undeclared):
+        apart = [] if why else not_comparable(result, everyone[name].answers, truth, loose)
+        uncompared += [(name, cells, reason) for cells, reason in apart]
+        extra = {"not_comparable": "; ".join(not_comparable_text(board, *a) for a in apart)} if apart else {}
+        for diff in compare(result, everyone[name].answers, truth, judge_undeclared, loose):
             kind = diff.kind if name in subjects else Kind.REFERENCE
             detail = diff.detail if name in subjects else f"{diff.kind.value}: {diff.detail}".rstrip(": ")
             findings.append(Finding(kind, name, GROUND_TRUTH, mode, diff.cells, diff.subject_says,
-                                    diff.reference_says, text, detail, recipe, index))
+                                    diff.reference_says, text, detail, recipe, index, dict(extra)))
     if lp_subjects and mode is Mode.LOCAL:  # LP values do not depend on the mode: checked once
         from minecheck.check.lpcheck import check_relaxations  # CBC and numpy only where LPs are checked
 
         found = check_relaxations(board, lp_subjects, index=index)
         findings += [replace(f, recipe=recipe) for f in found]
-    return BoardCheck(board, mode, tuple(results.values()), tuple(findings), tuple(unjudged))
+    return BoardCheck(board, mode, tuple(results.values()), tuple(findings), tuple(unjudged), tuple(uncompared))

@@ -168,3 +168,20 @@ def test_finding_survives_json():
     f = Finding(Kind.VERDICT, "ilp@seed", "exact", Mode.LOCAL, (1, 2), "mine", "safe", "2x1\nH0\n",
                 "d", recipe("reveal", 3, width=2, height=1), 7)
     assert Finding.from_json(f.to_json()) == f
+
+
+def test_in_local_mode_a_certain_verdict_on_a_cell_no_digit_touches_is_a_verdict_finding():
+    from minecheck.check.compare import not_comparable
+
+    ref = exact(CellAnswer(0, U, Fraction(1, 2)), CellAnswer(2, U, Fraction(1, 2)))  # H1HHH: cells 3, 4 loose
+    loose = frozenset({3, 4})
+    said = frozenset({Answers.VERDICTS, Answers.PROBABILITIES})
+    liar = result(cells=[CellAnswer(0, U, Fraction(1, 2)), CellAnswer(2, U, Fraction(1, 2)),
+                         CellAnswer(3, S, Fraction(0)), CellAnswer(4, U, Fraction(1, 2))])
+    (d,) = compare(liar, said, ref, loose=loose)
+    assert d.kind is Kind.VERDICT and d.cells == (3,) and d.subject_says == "safe" and d.reference_says == "unknown"
+    assert "nothing can make them certain" in d.detail
+    assert not_comparable(liar, said, ref, loose) == [((3, 4), "no digit touches it, and the local mode has no "
+                                                      "total: it has no probability to compare with")]
+    assert compare(liar, said, ref) == []  # without the loose cells (the global mode) nothing is said of them
+    assert not_comparable(liar, said, ref)[0][1] == "the reference gives no answer there"

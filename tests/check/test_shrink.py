@@ -125,7 +125,7 @@ def test_the_shrink_budget_is_cpu_time_so_a_busy_machine_shrinks_as_far(monkeypa
     f = first_finding("ilp@seed", Kind.VERDICT)
     real = shrinking.still_shows(f, None)
 
-    def waiting(finding, budget, solver):  # each call waits as if the machine were busy: wall, no CPU
+    def waiting(finding, budget, solver, judge_undeclared=False):  # each call waits as if busy: wall, no CPU
         def check(b, origin=(0, 0)):
             clock.sleep(0.05)
             return real(b, origin)
