@@ -17,7 +17,12 @@ from minecheck.boards.generators import GENERATORS, LEVELS
 
 # Each command imports what it uses when it runs (jinja2, rich, numpy, CBC, dask are heavy), so that
 # `minecheck check` on a small board starts in a blink.
-from minecheck.campaigns.shrinking import PER_SIGNATURE, SHRINK_CAP, SHRINK_FACTOR, SHRINK_FLOOR  # noqa: E402 - numbers only
+from minecheck.campaigns.shrinking import (  # noqa: E402 - numbers only
+    PER_SIGNATURE,
+    SHRINK_CALLS,
+    SHRINK_CAP,
+    SHRINK_PATIENCE,
+)
 from minecheck.check.findings import REGRESSIONS
 from minecheck.model.answers import Mode
 from minecheck.model.boardtext import read_board_arg
@@ -210,8 +215,9 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--no-report", action="store_true",
                       help="skip the HTML report (and shrinking, unless --save-regressions)")
     fuzz.add_argument("--shrink-time", type=seconds, default=SHRINK_CAP, metavar="SECONDS",
-                      help=f"CPU seconds one finding's shrink may take at most (default {SHRINK_CAP:g}; each gets "
-                           f"{SHRINK_FACTOR:g} times what its solvers took on its board, at least {SHRINK_FLOOR:g})")
+                      help=f"CPU seconds one finding's shrink may take at most (default {SHRINK_CAP:g}; it goes on "
+                           f"while a smaller board comes within {SHRINK_PATIENCE:g} times the last one's check, "
+                           f"{SHRINK_CALLS} checks at most)")
     fuzz.add_argument("--shrink-timeouts", action="store_true",
                       help="shrink timeout findings too, after the others (each board tried costs the whole budget)")
     fuzz.add_argument("-x", "--exitfirst", action="store_true",

@@ -23,12 +23,12 @@ from minecheck.campaigns.baseline import Baseline, news
 from minecheck.campaigns.fuzz import ANSWERS, stored_budget, stored_judging
 from minecheck.campaigns.shrinking import (
     PER_SIGNATURE,
+    SHRINK_CAP,
     ShrinkJob,
     keep,
     read_shrunk,
     representatives,
     run_job,
-    shrink_seconds,
 )
 from minecheck.check.findings import Finding, Kind, read_findings
 from minecheck.check.shrinkcache import finding_key
@@ -156,9 +156,10 @@ class Report:
             shrunk_results = tuple(result_from_json(r) for r in entry.get("answers", ()))
             stats = entry["stats"]
             if stats.get("cut_short"):
-                notes.append(("shrinking", f"cut short after {stats['calls']} checks: its budget of "
-                                           f"{entry.get('seconds_allowed', 0):g} CPU seconds (or the campaign's time "
-                                           "budget) ran out; this is the smallest board reached"))
+                notes.append(("shrinking", f"cut short after {stats['calls']} checks: "
+                                           f"{stats.get('stopped') or 'its budget ran out'} (a cap of "
+                                           f"{entry.get('seconds_allowed', 0):g} CPU seconds); this is the smallest "
+                                           "board reached"))
             page = FindingPage(small, n, original, parse_board(small.board), _drawn(results, f), shrunk_results,
                                stats, timings, notes=tuple(notes))
         else:
@@ -206,8 +207,8 @@ def job_for(f: Finding, budget, board_row: dict, cap: float | None = None, until
     """A finding's shrink job, budgeted by what its solvers took on its board (boards.jsonl)."""
     cpu = board_row.get("solver_cpu_seconds", {})
     cost = cpu.get(f.subject, 0.0) + cpu.get(f.reference, 0.0)
-    seconds = shrink_seconds(cost) if cap is None else shrink_seconds(cost, cap)
-    return ShrinkJob(f.to_json(), budget, seconds, until, definitions, judge_undeclared)
+    return ShrinkJob(f.to_json(), budget, SHRINK_CAP if cap is None else cap, until, definitions, judge_undeclared,
+                     cost)
 
 
 def _board_rows(out: Path) -> list[dict]:
