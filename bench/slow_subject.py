@@ -105,7 +105,12 @@ def first_shrink_delay(watch: Watch) -> tuple[float, float] | None:
     from minecheck.check.findings import Finding
     from minecheck.check.shrinkcache import finding_key
 
-    found = {finding_key(Finding.from_json(line)): at for line, at in watch.finding_at.items()}
+    found = {}
+    for line, at in watch.finding_at.items():
+        try:
+            found[finding_key(Finding.from_json(line))] = at
+        except ValueError:
+            pass  # a line polled while it was being written: its whole self is there too
     if not watch.shrunk_at:
         return None
     key, at = min(watch.shrunk_at.items(), key=lambda item: item[1])
