@@ -3,7 +3,8 @@
     python bench/bugs.py [--boards 60] [--seed 1] [--shrink 5]
 
 Each subject is the exact counter with planted faults of ``bench/faults.py``: one fault alone, or two in one
-solver (two of one kind among them, the case a signature hides: two crashes, two wrong probabilities).  Each runs on the same boards of the
+solver (two of one kind among them, the case a signature hides: two crashes, two wrong probabilities).  Each runs on
+the same boards of the
 default campaign (``--boards`` of seed ``--seed``, boards past ``MAX_CELLS`` cells left out so that a run
 takes minutes), against ``exact``, in this process; the first finding of each bug is shrunk (``--shrink``
 CPU seconds at most) and the bugs merged as a campaign merges them (``minecheck.campaigns.bugs``).

@@ -105,7 +105,12 @@ def first_shrink_delay(watch: Watch) -> tuple[float, float] | None:
     from minecheck.check.findings import Finding
     from minecheck.check.shrinkcache import finding_key
 
-    found = {finding_key(Finding.from_json(line)): at for line, at in watch.finding_at.items()}
+    found = {}
+    for line, at in watch.finding_at.items():
+        try:
+            found[finding_key(Finding.from_json(line))] = at
+        except ValueError:
+            pass  # a line polled while it was being written: its whole self is there too
     if not watch.shrunk_at:
         return None
     key, at = min(watch.shrunk_at.items(), key=lambda item: item[1])
@@ -120,6 +125,17 @@ def subject_cost(out: Path) -> tuple[float, float]:
         slow += cpu.get("slow", 0.0)
         exact += cpu.get("exact", 0.0)
     return slow, exact
+
+
+def shrunk_sizes(out: Path) -> str:
+    """Each shrink's cells before and after, in the order they reached disk (``*``: cut short by its budget)."""
+    shown = []
+    for line in lines(out / "shrunk.jsonl"):
+        stats = json.loads(line).get("stats")
+        if stats:
+            cut = "*" if stats.get("cut_short") else ""
+            shown.append(f"{stats['cells_before']}->{stats['cells_after']}{cut}")
+    return ", ".join(shown) or "none"
 
 
 def main() -> None:
@@ -146,6 +162,7 @@ def main() -> None:
     after = whole_s - (whole.boards_at or whole_s)
     print(f"  whole run (shrinking + report): {whole_s:7.1f} s   (boards on disk at {whole.boards_at or 0:.1f} s, "
           f"then {after:.1f} s to the end; {shrinks} shrunk boards)")
+    print(f"  shrunk sizes (cells before -> after, cut short *): {shrunk_sizes(root / 'whole')}")
     print(f"  whole / boards alone = {ratio:.2f}x -> target (<= {RATIO_TARGET}x) "
           f"{'met' if ratio <= RATIO_TARGET else 'NOT met'}")
     first = first_shrink_delay(whole)

@@ -17,7 +17,12 @@ from minecheck.boards.generators import GENERATORS, LEVELS
 
 # Each command imports what it uses when it runs (jinja2, rich, numpy, CBC, dask are heavy), so that
 # `minecheck check` on a small board starts in a blink.
-from minecheck.campaigns.shrinking import PER_SIGNATURE, SHRINK_CAP, SHRINK_FACTOR, SHRINK_FLOOR  # noqa: E402 - numbers only
+from minecheck.campaigns.shrinking import (  # noqa: E402 - numbers only
+    PER_SIGNATURE,
+    SHRINK_CALLS,
+    SHRINK_CAP,
+    SHRINK_PATIENCE,
+)
 from minecheck.check.findings import REGRESSIONS
 from minecheck.model.answers import Mode
 from minecheck.model.boardtext import read_board_arg
@@ -139,6 +144,10 @@ def check_generator(generator: str) -> None:
     raise BadOption(f"unknown generator {generator!r}{suggest(generator, known)}; known: {generator_forms()}")
 
 
+JUDGE_UNDECLARED = ("make a crash, timeout or broken answer a finding even on a board the solver does not judge (an "
+                    "impossible board, for a solver that does not declare consistency)")
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = CommandParser(prog="minecheck", description=DESCRIPTION, epilog=EPILOG,
                            formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -157,6 +166,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print JSON keyed by solver name, plus findings")
     check.add_argument("--certify", action="store_true",
                        help="certify every verdict of each reference (a layout, or a DRUP proof checked by dratify)")
+    check.add_argument("--judge-undeclared", action="store_true", help=JUDGE_UNDECLARED)
     add_budget_options(check)
     check.set_defaults(run=_check, parser=check)
 
@@ -175,6 +185,7 @@ def _parser() -> argparse.ArgumentParser:
                         help="where the findings' HTML pages go (default: $MINECHECK_PAGES, else .minecheck/findings)")
     shrink.add_argument("--json", action="store_true",
                         help="print one JSON object per finding, its shrunk board text under \"board\"")
+    shrink.add_argument("--judge-undeclared", action="store_true", help=JUDGE_UNDECLARED)
     add_budget_options(shrink, "solver call, on the board and on every smaller board tried")
     shrink.set_defaults(run=_shrink, parser=shrink)
 
@@ -205,8 +216,9 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--no-report", action="store_true",
                       help="skip the HTML report (and shrinking, unless --save-regressions)")
     fuzz.add_argument("--shrink-time", type=seconds, default=SHRINK_CAP, metavar="SECONDS",
-                      help=f"CPU seconds one finding's shrink may take at most (default {SHRINK_CAP:g}; each gets "
-                           f"{SHRINK_FACTOR:g} times what its solvers took on its board, at least {SHRINK_FLOOR:g})")
+                      help=f"CPU seconds one finding's shrink may take at most (default {SHRINK_CAP:g}; it goes on "
+                           f"while a smaller board comes within {SHRINK_PATIENCE:g} times the last one's check, "
+                           f"{SHRINK_CALLS} checks at most)")
     fuzz.add_argument("--shrink-timeouts", action="store_true",
                       help="shrink timeout findings too, after the others (each board tried costs the whole budget)")
     fuzz.add_argument("-x", "--exitfirst", action="store_true",
@@ -222,6 +234,7 @@ def _parser() -> argparse.ArgumentParser:
     fuzz.add_argument("--baseline", type=Path, default=None, metavar="FILE",
                       help="bugs already known (minecheck baseline --write): new ones are listed first, and "
                            "the exit code is 1 only when there is a new one")
+    fuzz.add_argument("--judge-undeclared", action="store_true", help=JUDGE_UNDECLARED)
     fuzz.add_argument("--certify", action="store_true",
                       help="certify every reference answer of every board, not only those behind a finding "
                            "(certificates.jsonl)")
@@ -261,8 +274,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from minecheck.check.crosscheck import check_board, solver
+    from minecheck.check.crosscheck import check_board, not_comparable_text, solver
     from minecheck.engine.counter import default_mode
+    from minecheck.model.board import label
     from minecheck.report.textview import as_json, findings_text, grid, side_by_side, summary
 
     board = read_board_arg(args.board)
@@ -277,12 +291,16 @@ def _check(args: argparse.Namespace) -> int:
             continue  # checked on the board's LP relaxations, in any mode
         if mode not in solver(name).modes:
             raise BadOption(f"{name} does not support the {mode.value} mode")
-    (checked,) = check_board(board, subjects, [mode], references, budget=budget_of(args))
+    (checked,) = check_board(board, subjects, [mode], references, budget=budget_of(args),
+                             judge_undeclared=args.judge_undeclared)
     shown = [r for r in checked.results if r.solver in subjects + references] or list(checked.results)
     if args.json:
         data = {r.solver: as_json(board, r) for r in shown}
         data["findings"] = [json.loads(f.to_json()) for f in checked.findings]
         data["not_judged"] = dict(checked.not_judged)
+        data["not_comparable"] = {name: [{"cells": [label(board, c) for c in cells], "why": why}
+                                         for n, cells, why in checked.not_comparable if n == name]
+                                  for name in dict.fromkeys(n for n, _, _ in checked.not_comparable)}
         text = json.dumps(data, indent=2)
     else:
         parts = [*(summary(board, r) for r in shown), "", grid(board, checked.result(GROUND_TRUTH))]
@@ -290,6 +308,8 @@ def _check(args: argparse.Namespace) -> int:
             parts += ["", side_by_side(board, shown, {c for f in checked.findings for c in f.cells})]
         parts += ["", findings_text(board, checked.findings) if checked.findings else "all solvers agree"]
         parts += [f"not judged: {name}: {why}" for name, why in checked.not_judged]
+        parts += [f"not comparable: {name}: {not_comparable_text(board, cells, why)}"
+                  for name, cells, why in checked.not_comparable]
         text = "\n".join(parts)
     code = EXIT_FINDINGS if checked.findings else EXIT_OK
     if args.certify:
@@ -396,7 +416,7 @@ def _shrink(args: argparse.Namespace) -> int:
             raise BadOption(f"{', '.join(subjects)} answer(s) no mode this board allows (a board without a total "
                              "allows the local mode only)")
     budget = budget_of(args)
-    checks = check_board(board, subjects, modes, references, budget=budget)
+    checks = check_board(board, subjects, modes, references, budget=budget, judge_undeclared=args.judge_undeclared)
     findings = [f for c in checks for f in c.findings]
     if not findings:
         print(f"all agree on this {board.width}x{board.height} board in the {' and '.join(m.value for m in modes)} "
@@ -406,7 +426,7 @@ def _shrink(args: argparse.Namespace) -> int:
     for number, finding in enumerate(findings, 1):
         shrunk = None
         if finding.kind is not Kind.TIMEOUT and has_board(finding):
-            shrunk = shrink(finding, budget, seconds=args.shrink_time)
+            shrunk = shrink(finding, budget, seconds=args.shrink_time, judge_undeclared=args.judge_undeclared)
         page = write_page(finding, shrunk, board, checks, None, references, budget, folder, replay_names(definitions))
         shown = shrunk.finding if shrunk else finding
         small = shrunk.board if shrunk else board
@@ -439,7 +459,7 @@ def _fuzz(args: argparse.Namespace) -> int:
     subjects, references, definitions = _resolve(args)
     args.seed = chosen_seed(args.seed, args.out / "campaign.json" if args.resume else None)
     config = Config(args.seed, tuple(subjects), tuple(references), args.generator, budget_of(args),
-                    definitions=definitions, certify=args.certify)
+                    definitions=definitions, certify=args.certify, judge_undeclared=args.judge_undeclared)
     remember(definitions)
     _ready(config.subjects + config.references)  # an unknown name, or a solver that cannot run: before any work
     check_generator(args.generator)  # so is an unknown generator
@@ -535,6 +555,9 @@ def _fuzz_in(args: argparse.Namespace, config, known, started: float) -> int:
         return code
     print(f"{progress.boards} boards, {progress.findings} findings, {elapsed:.1f} s "
           f"({progress.boards / max(elapsed, 1e-9):.1f} boards/s); findings in {args.out / 'findings.jsonl'}")
+    if totals["not_judged"]:  # boards a solver never claimed to judge: counted, never findings
+        print("not judged: " + ", ".join(f"{name} on {n} impossible board(s)"
+                                         for name, n in sorted(totals["not_judged"].items())))
     if fresh is not None:
         print(f"{len(fresh)} new bug(s): not in {args.baseline}, and no known defect reproduces them"
               + "".join(f"\n  new: {row['subject']} {row['fingerprint']}" for row in fresh))

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import shlex
+import sys
 
-from shared import FIXTURES
+from shared import FIXTURES, PROGRAMS
 
 from minecheck.cli import main
 
@@ -18,8 +20,8 @@ def run(capsys, *argv):
 def test_check_json_shape_with_fraction_strings(capsys):
     code, out, _ = run(capsys, "check", "HHH/H1H/HHH", "--json")
     data = json.loads(out)
-    assert code == 0 and set(data) == {"exact", "cbc", "minisat", "brute", "findings", "not_judged"}
-    assert data["findings"] == [] and data["not_judged"] == {}
+    assert code == 0 and set(data) == {"exact", "cbc", "minisat", "brute", "findings", "not_judged", "not_comparable"}
+    assert data["findings"] == [] and data["not_judged"] == {} and data["not_comparable"] == {}
     exact = data["exact"]
     assert exact["consistent"] is True and exact["layouts"] == 8
     corner = {"row": 0, "col": 0, "verdict": "unknown", "probability": "1/8", "probability_float": 0.125}
@@ -82,3 +84,29 @@ def test_an_internal_value_error_is_minechecks_fault_exit_3_not_the_users(capsys
 def test_bad_input_is_exit_2_with_one_line(capsys):
     code, out, err = run(capsys, "check", "HHH/12")
     assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("minecheck: ")
+
+
+def test_a_crash_on_an_impossible_board_is_not_judged_for_a_solver_without_consistency_unless_asked(capsys):
+    program = shlex.join([sys.executable, str(PROGRAMS / "protocol_program.py"), "--misbehave", "crash"])
+    noisy = f"noisy={{command = {json.dumps(program)}, answers = [\"verdicts\"]}}"
+    code, out, _ = run(capsys, "check", "3H", "--solvers", noisy, "--references", "exact", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["findings"] == [] and "failed there: crash" in data["not_judged"]["noisy"]
+    code, out, _ = run(capsys, "check", "3H", "--solvers", noisy, "--references", "exact", "--json",
+                       "--judge-undeclared")
+    data = json.loads(out)
+    assert code == 1 and [f["kind"] for f in data["findings"]] == ["crash"] and data["not_judged"] == {}
+
+
+def test_a_verdict_on_a_cell_no_digit_touches_is_a_finding_in_local_mode_and_its_probability_not_comparable(capsys):
+    code, out, _ = run(capsys, "check", "H1HHH", "--solvers", "liar:solve", "--mode", "local", "--references", "exact",
+                       "--json")
+    data = json.loads(out)
+    (finding,) = data["findings"]
+    assert code == 1 and finding["kind"] == "verdict" and finding["cells"] == [3, 4]
+    assert finding["subject_says"] == "mine, mine" and finding["reference_says"] == "unknown, unknown"
+    (apart,) = data["not_comparable"]["liar:solve"]
+    assert apart["cells"] == ["r0c3", "r0c4"] and "no probability to compare with" in apart["why"]
+    assert "no probability to compare with" in finding["extra"]["not_comparable"]  # on the finding's page too
+    code, out, _ = run(capsys, "check", "H1HHH", "--solvers", "liar:solve", "--mode", "local", "--references", "exact")
+    assert code == 1 and "not comparable: liar:solve: r0c3, r0c4" in out

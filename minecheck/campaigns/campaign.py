@@ -237,7 +237,7 @@ class _Live:
         self.queued.add(key)
         row = self.rows.get(f.index, {})
         work.shrinks.append(job_for(f, self.config.budget, row, self.shrinking.cap, self.ends.wall_end,
-                                    self.config.definitions))
+                                    self.config.definitions, self.config.judge_undeclared))
         self.progress.shrinks += 1
 
     def finish(self, result, work: _Work) -> None:

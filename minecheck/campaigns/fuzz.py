@@ -104,6 +104,7 @@ class Config:
     budget: Budget = Budget()  # what each solver may use on each board
     definitions: tuple[str, ...] = ()  # how to make the solvers that are not built in (Definition JSON), for workers
     certify: bool = False  # certify every reference answer of every board, not only those behind a finding
+    judge_undeclared: bool = False  # a failure on a board a solver does not judge is a finding (compare.not_judged)
 
 
 @dataclass(frozen=True)
@@ -184,7 +185,7 @@ def check_index(config: Config, index: int) -> BoardOutcome:
     board = generate_board(rec)
     remember(config.definitions)
     checks = check_board(board, config.subjects, references=config.references, recipe=rec, index=index,
-                         budget=config.budget)
+                         budget=config.budget, judge_undeclared=config.judge_undeclared)
     return _outcome(config, index, rec, checks, start)
 
 
@@ -198,7 +199,8 @@ def check_indices(config: Config, indices: tuple[int, ...]) -> list[BoardOutcome
     boards = [(generate_board(rec), rec, i) for rec, i in zip(recipes, indices)]
     remember(config.definitions)
     made = (time.perf_counter() - start) / len(indices)
-    checked = check_boards(boards, config.subjects, references=config.references, budget=config.budget)
+    checked = check_boards(boards, config.subjects, references=config.references, budget=config.budget,
+                           judge_undeclared=config.judge_undeclared)
     return [_outcome(config, i, rec, checks, time.perf_counter() - made - _seconds(checks))
             for (_, rec, i), checks in zip(boards, checked)]
 
@@ -276,6 +278,11 @@ def stored_budget(out: Path) -> Budget:
     """The budget a campaign ran with (campaign.json), for shrinking and replaying its findings alike."""
     stored = json.loads((out / "campaign.json").read_text())
     return Budget.from_json(stored.get("budget", {}))
+
+
+def stored_judging(out: Path) -> bool:
+    """Whether the campaign judged failures on boards a solver does not judge (``--judge-undeclared``)."""
+    return bool(json.loads((out / "campaign.json").read_text()).get("judge_undeclared", False))
 
 
 def _defaults() -> dict:

@@ -22,15 +22,15 @@ from minecheck.boards.generators import features
 from minecheck.campaigns.attribution import explained_by
 from minecheck.campaigns.baseline import Baseline, bug_news, exception
 from minecheck.campaigns.bugs import bugs
-from minecheck.campaigns.fuzz import ANSWERS, stored_budget
+from minecheck.campaigns.fuzz import ANSWERS, stored_budget, stored_judging
 from minecheck.campaigns.shrinking import (
     PER_SIGNATURE,
+    SHRINK_CAP,
     ShrinkJob,
     keep,
     read_shrunk,
     representatives,
     run_job,
-    shrink_seconds,
 )
 from minecheck.check.findings import Finding, Kind, read_findings
 from minecheck.check.shrinkcache import finding_key
@@ -159,9 +159,10 @@ class Report:
             shrunk_results = tuple(result_from_json(r) for r in entry.get("answers", ()))
             stats = entry["stats"]
             if stats.get("cut_short"):
-                notes.append(("shrinking", f"cut short after {stats['calls']} checks: its budget of "
-                                           f"{entry.get('seconds_allowed', 0):g} CPU seconds (or the campaign's time "
-                                           "budget) ran out; this is the smallest board reached"))
+                notes.append(("shrinking", f"cut short after {stats['calls']} checks: "
+                                           f"{stats.get('stopped') or 'its budget ran out'} (a cap of "
+                                           f"{entry.get('seconds_allowed', 0):g} CPU seconds); this is the smallest "
+                                           "board reached"))
             page = FindingPage(small, n, original, parse_board(small.board), _drawn(results, f), shrunk_results,
                                stats, timings, notes=tuple(notes))
         else:
@@ -194,8 +195,9 @@ def shrink_representatives(out: Path, findings: list[Finding], per_signature: in
     boards = {b["index"]: b for b in _board_rows(out)}
     kept = read_shrunk(out)
     wanted = representatives(findings, per_signature, timeouts)
-    jobs = [job_for(findings[n], budget, boards.get(findings[n].index, {}), cap) for n in wanted
-            if finding_key(findings[n]) not in kept]
+    judging = stored_judging(out)
+    jobs = [job_for(findings[n], budget, boards.get(findings[n].index, {}), cap, judge_undeclared=judging)
+            for n in wanted if finding_key(findings[n]) not in kept]
     results = pool.map(run_job, jobs) if pool is not None else map(run_job, jobs)
     for entry in results:
         keep(out, entry)
@@ -204,12 +206,12 @@ def shrink_representatives(out: Path, findings: list[Finding], per_signature: in
 
 
 def job_for(f: Finding, budget, board_row: dict, cap: float | None = None, until: float | None = None,
-            definitions: tuple[str, ...] = ()) -> ShrinkJob:
+            definitions: tuple[str, ...] = (), judge_undeclared: bool = False) -> ShrinkJob:
     """A finding's shrink job, budgeted by what its solvers took on its board (boards.jsonl)."""
     cpu = board_row.get("solver_cpu_seconds", {})
     cost = cpu.get(f.subject, 0.0) + cpu.get(f.reference, 0.0)
-    seconds = shrink_seconds(cost) if cap is None else shrink_seconds(cost, cap)
-    return ShrinkJob(f.to_json(), budget, seconds, until, definitions)
+    return ShrinkJob(f.to_json(), budget, SHRINK_CAP if cap is None else cap, until, definitions, judge_undeclared,
+                     cost)
 
 
 def _board_rows(out: Path) -> list[dict]:

@@ -14,7 +14,7 @@ from concurrent.futures import Executor
 from pathlib import Path
 
 from minecheck.campaigns.bugs import bugs
-from minecheck.campaigns.fuzz import stored_budget
+from minecheck.campaigns.fuzz import stored_budget, stored_judging
 from minecheck.campaigns.publish import job_for, ordered, shrink_representatives
 from minecheck.campaigns.shrinking import PER_SIGNATURE, keep, read_shrunk, run_job
 from minecheck.check.findings import REGRESSIONS, WHOLE_BOARD, Finding, Kind, file_name, read_findings
@@ -84,6 +84,6 @@ def save_numbered(out: Path, number: int, directory: Path, force: bool = False) 
     if entry is None or "finding" not in entry:  # not shrunk by the campaign: shrunk now, and kept
         rows = [json.loads(line) for line in (out / "boards.jsonl").read_text().splitlines() if line.strip()]
         row = next((r for r in rows if r.get("index") == finding.index), {})
-        entry = run_job(job_for(finding, stored_budget(out), row))
+        entry = run_job(job_for(finding, stored_budget(out), row, judge_undeclared=stored_judging(out)))
         keep(out, entry)
     return save(Finding.from_json(entry["finding"]), directory, force)

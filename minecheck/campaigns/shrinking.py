@@ -9,9 +9,14 @@ slow engine pays for each shrink in its own time (bench/slow_subject.py: 16 shri
 8 at one), and a second example of the same bug says little more; ``--shrink-per-signature`` asks for more.
 (Shrinking the first of each signature, (kind, solver, reference, mode), hid a second root cause of one kind.)
 
-A shrink's budget is the finding's own: ``SHRINK_FACTOR`` times the CPU its solvers took on the board
-(at least ``SHRINK_FLOOR``, at most the ``--shrink-time`` cap), in CPU seconds, so a slow engine gets a
-budget in proportion and a busy machine shrinks as far as a quiet one.  A timeout finding is not shrunk
+A shrink's budget follows what it needs, in calls and CPU seconds: it goes on while it finds a smaller board
+within ``SHRINK_PATIENCE`` times the CPU of the check that found the last one (the finding's board's cost,
+before the first; at least ``SHRINK_FLOOR`` seconds and ``check.shrink.PATIENCE_CALLS`` checks), up to
+``SHRINK_CALLS`` checks and the ``--shrink-time`` cap in all.  Quarters and halves come first, so each call on
+a big board is cheaper than the last: a slow engine's shrink of a big board goes on while each step pays
+(bench/big_crash.py: a 5,184-cell board to 9 cells), one that finds nothing smaller stops after a few times
+its board's cost, and a busy machine shrinks as far as a quiet one (CPU time and calls, never wall-clock).
+A timeout finding is not shrunk
 unless asked (``--shrink-timeouts``): every board tried would cost its whole CPU budget, and a timeout
 on a smaller board says little more than the one found.
 """
@@ -27,7 +32,7 @@ from minecheck.check.certified import certify_checks, with_certificate
 from minecheck.check.crosscheck import BoardCheck, check_board
 from minecheck.check.findings import Finding, Kind
 from minecheck.check.fingerprint import bug_key, fingerprint
-from minecheck.check.shrink import has_board, shrink
+from minecheck.check.shrink import PATIENCE_FLOOR, has_board, shrink
 from minecheck.check.shrinkcache import SHRUNK, finding_key
 from minecheck.model.answers import result_to_json
 from minecheck.model.boardtext import parse_board
@@ -35,8 +40,9 @@ from minecheck.model.budget import Budget
 from minecheck.running.discovery import remember
 from minecheck.running.runfolder import claim
 
-SHRINK_FACTOR = 3.0  # a finding's shrink may take this many times what its solvers took on its board
-SHRINK_FLOOR = 3.0  # CPU seconds a shrink may take at least (tiny boards cost milliseconds)
+SHRINK_PATIENCE = 4.0  # a shrink goes on while a smaller board comes within this many times the last one's check
+SHRINK_FLOOR = PATIENCE_FLOOR  # CPU seconds a shrink may always spend on the next smaller board (tiny boards cost ms)
+SHRINK_CALLS = 500  # checks a shrink makes at most
 SHRINK_CAP = 120.0  # CPU seconds a shrink may take at most, unless --shrink-time says otherwise
 PER_SIGNATURE = 1  # findings shrunk and drawn in full per bug: the first (a slow engine pays per shrink)
 
@@ -47,18 +53,15 @@ class ShrinkJob:
 
     finding: str  # Finding JSON
     budget: Budget  # each solver call's, as on the board
-    seconds: float  # CPU seconds the shrink may take
+    seconds: float  # CPU seconds the shrink may take in all
     until: float | None = None  # wall-clock end of the campaign's time budget (time.time())
     definitions: tuple[str, ...] = ()  # how the worker makes solvers not built in
+    judge_undeclared: bool = False  # as the campaign judged (``--judge-undeclared``)
+    cost: float | None = None  # CPU seconds its solvers took on the finding's board: the patience's first unit
 
     @property
     def key(self) -> str:
         return finding_key(Finding.from_json(self.finding))
-
-
-def shrink_seconds(cost: float, cap: float = SHRINK_CAP) -> float:
-    """A finding's shrink budget from what its solvers took on its board (CPU seconds)."""
-    return min(cap, max(SHRINK_FLOOR, SHRINK_FACTOR * cost))
 
 
 def shrinkable(f: Finding, timeouts: bool = False) -> bool:
@@ -80,8 +83,9 @@ def run_job(job: ShrinkJob) -> dict:
     shrunk board, so that publishing runs no solver again."""
     remember(job.definitions)
     f = Finding.from_json(job.finding)
-    result = shrink(f, job.budget, seconds=job.seconds, until=job.until)
-    check = _check(result.finding, job.budget)
+    result = shrink(f, job.budget, max_calls=SHRINK_CALLS, seconds=job.seconds, until=job.until,
+                    judge_undeclared=job.judge_undeclared, patience=SHRINK_PATIENCE, cost=job.cost)
+    check = _check(result.finding, job.budget, job.judge_undeclared)
     shown = result.finding
     certified = [] if check is None else certify_checks([replace(check, findings=(shown,))], f.index)
     shown = with_certificate(shown, certified)  # the reference's answer on the shrunk board, certified
@@ -95,13 +99,13 @@ def run_job(job: ShrinkJob) -> dict:
     return entry
 
 
-def _check(f: Finding, budget: Budget) -> BoardCheck | None:
+def _check(f: Finding, budget: Budget, judge_undeclared: bool = False) -> BoardCheck | None:
     """Both sides' results on the shrunk board (one more check, in the worker)."""
     board = parse_board(f.board)
     if f.mode.value == "global" and board.total_mines is None:
         return None
     subjects, references = ([], [f.subject]) if f.kind is Kind.REFERENCE else ([f.subject], [f.reference])
-    (c,) = check_board(board, subjects, [f.mode], references, budget=budget)
+    (c,) = check_board(board, subjects, [f.mode], references, budget=budget, judge_undeclared=judge_undeclared)
     return c
 
 

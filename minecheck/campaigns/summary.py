@@ -1,5 +1,6 @@
 """A campaign's totals, as summary.json keeps them and ``fuzz --json`` prints them: what was checked, what was
-found (by kind, by solver, by signature, and the bugs), how much of it is shrunk, and where the time went."""
+found (by kind, by solver, by signature, and the bugs), the boards each solver was not judged on, how much
+of it is shrunk, and where the time went."""
 
 from __future__ import annotations
 
@@ -17,8 +18,13 @@ from minecheck.report.pages import page_name
 def campaign_totals(out: Path, seconds: float, phases: dict[str, float], exit_code: int) -> dict:
     """The totals of the campaign in ``out`` (wall-clock ``seconds`` in all, and per phase)."""
     config = json.loads((out / "campaign.json").read_text())
-    boards = sum(1 for line in (out / "boards.jsonl").read_text().splitlines() if line.strip()) \
-        if (out / "boards.jsonl").exists() else 0
+    rows = [json.loads(line) for line in (out / "boards.jsonl").read_text().splitlines() if line.strip()] \
+        if (out / "boards.jsonl").exists() else []
+    boards = len(rows)
+    not_judged: dict[str, int] = {}  # solver -> boards it was not judged on (compare.not_judged): never findings
+    for row in rows:
+        for name in row.get("not_judged", {}):
+            not_judged[name] = not_judged.get(name, 0) + 1
     findings = ordered(read_findings(out))
     shrunk = read_shrunk(out)
     by_kind: dict[str, int] = {}
@@ -33,7 +39,7 @@ def campaign_totals(out: Path, seconds: float, phases: dict[str, float], exit_co
     return {
         "schema": 1, "seed": config["seed"], "generator": config["generator"], "subjects": config["subjects"],
         "references": config["references"], "boards": boards, "findings": len(findings), "by_kind": by_kind,
-        "by_solver": by_solver, "signatures": signatures,
+        "by_solver": by_solver, "signatures": signatures, "not_judged": not_judged,
         "bugs": [{**b.to_json(), "page": page_name(b.first)} for b in bugs(findings, shrunk)],
         "bugs_before_merge": len(groups(findings)),
         "shrunk": {"findings": len(small), "cut_short": sum(1 for e in small if e["stats"].get("cut_short")),

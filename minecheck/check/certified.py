@@ -20,7 +20,7 @@ from minecheck.model.answers import Mode, SolverResult, result_from_json
 from minecheck.model.board import COVERED, Board
 from minecheck.model.boardtext import parse_board
 from minecheck.running.catalogue import REFERENCES
-from minecheck.running.registry import get_solver
+from minecheck.running.discovery import get_solver
 
 CERTIFICATES = "certificates.jsonl"  # a line per (board, mode, reference) certified
 ANSWERS = "answers.jsonl"  # the answers a run kept for its boards with findings (minecheck.campaigns.fuzz)

@@ -2,12 +2,17 @@
 
 Rules, in order: a declined answer is skipped; an error is a crash (or timeout); an
 inconsistent board must be inconsistent for the subject too, if it declares that it judges
-consistency (one that does not is not judged on such a board at all: ``not_judged``); then
+consistency (one that does not is not judged on such a board at all, whatever it does there:
+``not_judged``); then
 verdicts, counts and probabilities, each only if the subject declares that it answers them.
 Probabilities are judged at the precision the subject declares (``SolverResult.tolerance``:
 "decimals" or "tolerance" in the protocol), else exactly when they are fractions and within
 ``TOLERANCE`` when they are floats; estimates (with a standard error and no declared precision)
 are judged by the statistical test in ``minecheck.check.stats``.
+
+Every cell a subject names is compared or said to be not comparable (``not_comparable``): in the local mode a
+cell no digit touches (``loose``) has no answer from the reference, yet nothing can make it certain, so a safe
+or mine verdict there is a ``verdict`` finding; its probability has nothing to be compared with.
 """
 
 from __future__ import annotations
@@ -19,23 +24,55 @@ from fractions import Fraction
 from minecheck.check.findings import Difference, Kind
 from minecheck.check.numerals import count_reading, probability_reading, show_pair, verdict_reading
 from minecheck.check.stats import probability_outliers
-from minecheck.model.answers import TOLERANCE, Answers, SolverResult, Verdict
+from minecheck.model.answers import TOLERANCE, Answers, CellAnswer, SolverResult, Verdict
 
 
-def not_judged(subject: SolverResult, declared: frozenset[Answers], reference: SolverResult) -> str | None:
+def not_judged(subject: SolverResult, declared: frozenset[Answers], reference: SolverResult,
+               judge_undeclared: bool = False) -> str | None:
     """Why the subject is not judged on this board at all, or None: an impossible board, and a subject that
-    declares no consistency answer and gave none (its cells there are neither a finding nor agreement)."""
-    if (reference.consistent is False and subject.failure is None and not subject.declined
-            and Answers.CONSISTENCY not in declared and subject.consistent is None):
-        return "the board is impossible, and it does not judge consistency"
-    return None
+    declares no consistency answer, whatever it did there (answered, crashed, hung, broke the protocol, said
+    "consistent"): what it never claimed to judge is neither a finding nor agreement.  With
+    ``judge_undeclared`` (``--judge-undeclared``) only a silent answer is let off, as before: a failure there
+    is a finding."""
+    if (reference.consistent is not False or subject.declined or Answers.CONSISTENCY in declared
+            or subject.consistent is False):
+        return None
+    why = "the board is impossible, and it does not judge consistency"
+    if not judge_undeclared:
+        return f"{why} (it failed there: {subject.failure.kind})" if subject.failure is not None else why
+    return why if subject.failure is None and subject.consistent is None else None
 
 
-def compare(subject: SolverResult, declared: frozenset[Answers], reference: SolverResult) -> list[Difference]:
-    """Every way the subject's answers differ from the reference's on the same board and mode."""
+LOOSE_PROBABILITY = "no digit touches it, and the local mode has no total: it has no probability to compare with"
+UNANSWERED = "the reference gives no answer there"
+
+
+def not_comparable(subject: SolverResult, declared: frozenset[Answers], reference: SolverResult,
+                   loose: frozenset[int] = frozenset()) -> list[tuple[tuple[int, ...], str]]:
+    """The cells the subject names that are compared with nothing, grouped by why: a probability on a cell no
+    digit touches (local mode), or any answer on a cell the reference does not answer."""
+    if (subject.failure or subject.declined or reference.error or reference.declined
+            or reference.consistent is False or subject.consistent is False):
+        return []
+    answered = {a.cell for a in reference.cells}
+    why: dict[str, list[int]] = {}
+    for a in subject.cells:
+        if a.cell in answered or (a.verdict is None and a.probability is None):
+            continue
+        if a.cell not in loose:
+            why.setdefault(UNANSWERED, []).append(a.cell)
+        elif a.probability is not None and Answers.PROBABILITIES in declared:
+            why.setdefault(LOOSE_PROBABILITY, []).append(a.cell)
+    return [(tuple(sorted(cells)), reason) for reason, cells in why.items()]
+
+
+def compare(subject: SolverResult, declared: frozenset[Answers], reference: SolverResult,
+            judge_undeclared: bool = False, loose: frozenset[int] = frozenset()) -> list[Difference]:
+    """Every way the subject's answers differ from the reference's on the same board and mode; ``loose``: the
+    covered cells no digit touches, in the local mode (where no answer can make them certain)."""
     if subject.declined or reference.declined or reference.error:
         return []
-    if not_judged(subject, declared, reference):
+    if not_judged(subject, declared, reference, judge_undeclared):
         return []
     if subject.failure is not None:
         failure = subject.failure
@@ -43,17 +80,19 @@ def compare(subject: SolverResult, declared: frozenset[Answers], reference: Solv
         return [Difference(Kind(failure.kind.value), (), failure.message, "an answer", said)]
     if subject.claims is not None:
         declared = declared & subject.claims
-    return [replace(d, detail=_with_reading(d.detail, subject)) for d in _differences(subject, declared, reference)]
+    return [replace(d, detail=_with_reading(d.detail, subject))
+            for d in _differences(subject, declared, reference, loose)]
 
 
-def _differences(subject: SolverResult, declared: frozenset[Answers], reference: SolverResult) -> list[Difference]:
+def _differences(subject: SolverResult, declared: frozenset[Answers], reference: SolverResult,
+                 loose: frozenset[int] = frozenset()) -> list[Difference]:
     if reference.consistent is False:
         return _on_inconsistent(subject, declared, reference)
     if subject.consistent is False:
         return [Difference(Kind.CONSISTENCY, (), f"inconsistent: {subject.reason}", "consistent")]
     diffs = []
     if Answers.VERDICTS in declared and Answers.VERDICTS in _answered(reference):
-        diffs += _verdicts(subject, reference)
+        diffs += _verdicts(subject, reference, loose)
     if Answers.COUNTS in declared and reference.layouts is not None:
         diffs += _counts(subject, reference)
     if Answers.PROBABILITIES in declared and Answers.PROBABILITIES in _answered(reference):
@@ -94,12 +133,15 @@ def _estimated(result: SolverResult) -> bool:
     return any(a.stderr is not None for a in result.cells)
 
 
-def _verdicts(subject: SolverResult, reference: SolverResult) -> list[Difference]:
-    """Cell-by-cell verdicts; a sampler only has to match the cells the reference decides."""
+def _verdicts(subject: SolverResult, reference: SolverResult, loose: frozenset[int] = frozenset()) -> list[Difference]:
+    """Cell-by-cell verdicts; a sampler only has to match the cells the reference decides.  A cell no digit
+    touches (``loose``, local mode) the reference leaves out, and is undetermined whatever the board."""
     mine = {a.cell: a.verdict for a in subject.cells if a.verdict is not None}
     estimated = _estimated(subject)
+    answered = {a.cell for a in reference.cells}
+    untouched = [CellAnswer(c, Verdict.UNKNOWN) for c in sorted(loose) if c in mine and c not in answered]
     bad, says, truth = [], [], []
-    for a in reference.cells:
+    for a in (*reference.cells, *untouched):
         if a.verdict is None:
             continue
         got = mine.get(a.cell)
@@ -116,6 +158,10 @@ def _verdicts(subject: SolverResult, reference: SolverResult) -> list[Difference
         return []
     exact = {a.cell: a.probability for a in reference.cells if a.probability is not None}
     near = verdict_reading([Fraction(exact[c]) for c in bad if c in exact and isinstance(exact[c], Fraction)])
+    if any(c not in answered for c in bad):
+        untouched_bad = sum(c not in answered for c in bad)
+        near = "; ".join(filter(None, (near, f"no digit touches {untouched_bad} of these cells, and the local mode "
+                                             "has no total: nothing can make them certain")))
     return [Difference(Kind.VERDICT, tuple(bad), ", ".join(says), ", ".join(truth), near)]
 
 

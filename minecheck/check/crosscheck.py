@@ -13,10 +13,10 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from minecheck.boards.recipe import Recipe
-from minecheck.check.compare import compare, not_judged
+from minecheck.check.compare import compare, not_comparable, not_judged
 from minecheck.check.findings import Finding, Kind
 from minecheck.model.answers import Mode, SolverResult
-from minecheck.model.board import Board
+from minecheck.model.board import Board, label
 from minecheck.model.boardtext import format_board
 from minecheck.model.budget import Budget
 from minecheck.model.solver import Solver
@@ -34,6 +34,7 @@ class BoardCheck:
     results: tuple[SolverResult, ...]
     findings: tuple[Finding, ...]
     not_judged: tuple[tuple[str, str], ...] = ()  # (solver, why): answered, but not judged on this board
+    not_comparable: tuple[tuple[str, tuple[int, ...], str], ...] = ()  # (solver, cells, why): compared with nothing
 
     def result(self, name: str) -> SolverResult | None:
         return next((r for r in self.results if r.solver == name), None)
@@ -53,24 +54,39 @@ def name_of(who: str | Solver) -> str:
     return who if isinstance(who, str) else who.name
 
 
+def loose_cells(board: Board, mode: Mode) -> frozenset[int]:
+    """The covered cells no digit touches, in the local mode: no answer there can be certain (none in global)."""
+    if mode is not Mode.LOCAL:
+        return frozenset()
+    return frozenset(c for c in board.covered if not any(board.is_digit(n) for n in board.neighbours(c)))
+
+
+def not_comparable_text(board: Board, cells: tuple[int, ...], why: str) -> str:
+    """Cells compared with nothing, as people read them (at most ten named)."""
+    named = ", ".join(label(board, c) for c in cells[:10]) + (f" and {len(cells) - 10} more" if len(cells) > 10 else "")
+    return f"{named}: {why}"
+
+
 def modes_for(board: Board) -> tuple[Mode, ...]:
     return (Mode.LOCAL, Mode.GLOBAL) if board.total_mines is not None else (Mode.LOCAL,)
 
 
 def check_board(board: Board, subjects: Sequence[str | Solver], modes: Sequence[Mode] | None = None,
                 references: Sequence[str | Solver] = REFERENCES, recipe: Recipe | None = None,
-                index: int | None = None, budget: Budget | None = None) -> tuple[BoardCheck, ...]:
+                index: int | None = None, budget: Budget | None = None,
+                judge_undeclared: bool = False) -> tuple[BoardCheck, ...]:
     """Cross-check a board in each mode (default: every mode the board allows).
 
     Solvers are named, or given as objects with the Solver protocol.  Every solver, references
     included, runs isolated within ``budget`` (None: in this process, unlimited: trusted code only).
+    ``judge_undeclared``: a failure on a board the solver does not judge is a finding (``compare.not_judged``).
     """
-    return check_boards([(board, recipe, index)], subjects, modes, references, budget)[0]
+    return check_boards([(board, recipe, index)], subjects, modes, references, budget, judge_undeclared)[0]
 
 
 def check_boards(boards: Sequence[tuple[Board, Recipe | None, int | None]], subjects: Sequence[str | Solver],
                  modes: Sequence[Mode] | None = None, references: Sequence[str | Solver] = REFERENCES,
-                 budget: Budget | None = None) -> list[tuple[BoardCheck, ...]]:
+                 budget: Budget | None = None, judge_undeclared: bool = False) -> list[tuple[BoardCheck, ...]]:
     """``check_board`` on each (board, recipe, index), with each solver given all its boards in one sandboxed run
     (``minecheck.running.batch``): tiny boards cost a sandbox call each no more, and a solver that hangs or
     crashes on one board costs a finding on that board alone.  Results and findings are those of
@@ -90,12 +106,14 @@ def check_boards(boards: Sequence[tuple[Board, Recipe | None, int | None]], subj
     out: list[list[BoardCheck]] = [[] for _ in boards]
     for k, mode in wanted:
         board, recipe, index = boards[k]
-        out[k].append(_compared(board, mode, results[k, mode], everyone, subjects, lp_subjects, recipe, index))
+        out[k].append(_compared(board, mode, results[k, mode], everyone, subjects, lp_subjects, recipe, index,
+                                judge_undeclared))
     return [tuple(checks) for checks in out]
 
 
 def _compared(board: Board, mode: Mode, results: dict[str, SolverResult], everyone: dict[str, Solver],
-              subjects: list[str], lp_subjects: list[str], recipe: Recipe | None, index: int | None) -> BoardCheck:
+              subjects: list[str], lp_subjects: list[str], recipe: Recipe | None, index: int | None,
+              judge_undeclared: bool = False) -> BoardCheck:
     """One board in one mode: every solver's result compared with the ground truth's."""
     text = format_board(board)
     truth = results[GROUND_TRUTH]
@@ -104,21 +122,25 @@ def _compared(board: Board, mode: Mode, results: dict[str, SolverResult], everyo
         findings.append(Finding(Kind.REFERENCE, GROUND_TRUTH, GROUND_TRUTH, mode, (), truth.error, "an answer",
                                 text, "the ground truth failed, so nothing on this board was compared",
                                 recipe, index))
-    unjudged = []
+    unjudged, uncompared = [], []
+    loose = loose_cells(board, mode)
     for name, result in results.items():
         if name == GROUND_TRUTH:
             continue
-        why = None if truth.error else not_judged(result, everyone[name].answers, truth)
+        why = None if truth.error else not_judged(result, everyone[name].answers, truth, judge_undeclared)
         if why:
             unjudged.append((name, why))
-        for diff in compare(result, everyone[name].answers, truth):
+        apart = [] if why else not_comparable(result, everyone[name].answers, truth, loose)
+        uncompared += [(name, cells, reason) for cells, reason in apart]
+        extra = {"not_comparable": "; ".join(not_comparable_text(board, *a) for a in apart)} if apart else {}
+        for diff in compare(result, everyone[name].answers, truth, judge_undeclared, loose):
             kind = diff.kind if name in subjects else Kind.REFERENCE
             detail = diff.detail if name in subjects else f"{diff.kind.value}: {diff.detail}".rstrip(": ")
             findings.append(Finding(kind, name, GROUND_TRUTH, mode, diff.cells, diff.subject_says,
-                                    diff.reference_says, text, detail, recipe, index))
+                                    diff.reference_says, text, detail, recipe, index, dict(extra)))
     if lp_subjects and mode is Mode.LOCAL:  # LP values do not depend on the mode: checked once
         from minecheck.check.lpcheck import check_relaxations  # CBC and numpy only where LPs are checked
 
         found = check_relaxations(board, lp_subjects, index=index)
         findings += [replace(f, recipe=recipe) for f in found]
-    return BoardCheck(board, mode, tuple(results.values()), tuple(findings), tuple(unjudged))
+    return BoardCheck(board, mode, tuple(results.values()), tuple(findings), tuple(unjudged), tuple(uncompared))

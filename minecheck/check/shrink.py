@@ -9,8 +9,12 @@ Design, after Hypothesis's shrinker:
   others of its cells, or for a count the digits, spread over the board), the first that still shows it:
   on a big board, where every call is dear, a few calls on small boards save the dozens of probes the
   edge-by-edge crops would make;
-* halves before edges: a big shape keeps a half while one still shows the finding (a call on a board half
-  the size each time), then the edges are cropped row by row;
+* quarters and halves before edges: a big shape keeps a quarter, else a half, while one still shows the
+  finding (a call on a board a quarter or half the size each time, so each call is cheaper than the last),
+  then the edges are cropped row by row;
+* a budget in calls and CPU seconds that follows what the shrink needs (``patience``): it goes on while
+  it finds a smaller board within a few times the cost of a check on the last one found, so a slow engine's
+  shrink of a big board is not cut short while each step still pays, and one that finds nothing stops soon;
 * passes are data: a named list, each pass small, run in order to a fixed point;
 * big steps first with an adaptive search (probe 1, 2, 4, ... then bisect: O(log n) calls)
   and chunked deletion (halves, quarters, ... single elements), so the final round of
@@ -61,6 +65,7 @@ class ShrinkStats:
     covered_after: int = 0
     successes: dict[str, int] = field(default_factory=dict)
     cut_short: bool = False  # stopped by max_calls or the time budget: smaller, but maybe not 1-minimal
+    stopped: str = ""  # what cut it short, in words
 
 
 @dataclass(frozen=True)
@@ -70,8 +75,8 @@ class Shrunk:
     stats: ShrinkStats
 
 
-def still_shows(finding: Finding, budget: Budget | None = DEFAULT_BUDGET,
-                solver: Solver | None = None) -> Callable[[Board], Finding | None]:
+def still_shows(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, solver: Solver | None = None,
+                judge_undeclared: bool = False) -> Callable[[Board], Finding | None]:
     """The predicate: rerun the finding's solver and reference on a board; the matching finding or None.
 
     The solver is made again from its name (``finding.subject``), unless the solver object itself is
@@ -90,7 +95,8 @@ def still_shows(finding: Finding, budget: Budget | None = DEFAULT_BUDGET,
     def check(board: Board, origin: tuple[int, int] = (0, 0)) -> Finding | None:  # a solver keeps no cells
         if finding.mode is Mode.GLOBAL and board.total_mines is None:
             return None
-        for c in check_board(board, subjects, [finding.mode], references, budget=budget):
+        for c in check_board(board, subjects, [finding.mode], references, budget=budget,
+                             judge_undeclared=judge_undeclared):
             for f in c.findings:
                 if (f.kind is finding.kind and f.subject == finding.subject and edge_of(f) == edge
                         and (shape is None or fingerprint(f).shape == shape)):
@@ -114,7 +120,8 @@ Predicate = Callable[[Board, tuple[int, int]], Finding | None]  # a candidate bo
 
 def shrink(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, max_calls: int = 2000,
            seconds: float | None = None, solver: Solver | None = None, predicate: Predicate | None = None,
-           until: float | None = None) -> Shrunk:
+           until: float | None = None, judge_undeclared: bool = False, patience: float | None = None,
+           cost: float | None = None) -> Shrunk:
     """Shrink the finding's board to a 1-minimal one (for the passes) that still shows it, each check's
     solvers run within ``budget`` (None: in this process).
 
@@ -125,23 +132,37 @@ def shrink(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, max_calls: 
     a cross-check of the finding's solver (a game's decision: its player must still make the move).
     ``until``: a wall-clock time (``time.time()``) past which no more candidates are tried, the end of a
     campaign's time budget (which, unlike the CPU bounds, depends on the machine's load).
+    ``patience``: stop once the CPU spent since the last smaller board passes ``patience`` times the CPU of the
+    check that found it (``cost``: the check on the finding's board, before one is found), at least
+    ``PATIENCE_FLOOR``, and ``PATIENCE_CALLS`` checks were made since: a budget that grows with each step that
+    pays, and ends a shrink that finds nothing.  The first windows do not count against it.
     """
     if not has_board(finding):
         raise ValueError("a finding on a general LP has no board to shrink")
     start, cpu_start = time.perf_counter(), cpu_seconds()
     board = parse_board(finding.board)
     shape: Shape = _start_shape(finding, board)
-    predicate = predicate or still_shows(finding, budget, solver)
+    predicate = predicate or still_shows(finding, budget, solver, judge_undeclared)
     stats = ShrinkStats(cells_before=board.size, covered_before=len(board.covered))
     best = finding
     origin = (0, 0)  # where the shape's top-left cell is on the finding's board: a player's state may name cells
     passed: tuple[Shape, tuple[int, int]] | None = None  # the last candidate that still showed it, and its origin
     passes = POSITION_PASSES if isinstance(shape, Position) else BOARD_PASSES
 
+    last = {"at": cpu_start, "cost": cost, "calls": None}  # when the last smaller board was found: CPU, its
+    # check's CPU, calls made (None: in the first windows, which the patience does not count)
+
     def exhausted() -> bool:
-        out_of_time = (seconds is not None and cpu_seconds() - cpu_start > seconds
-                       or until is not None and time.time() > until)
-        stats.cut_short = stats.cut_short or out_of_time or stats.calls >= max_calls
+        now = cpu_seconds()
+        stalled = (patience is not None and last["cost"] is not None and last["calls"] is not None
+                   and now - last["at"] > max(PATIENCE_FLOOR, patience * last["cost"])
+                   and stats.calls - last["calls"] >= PATIENCE_CALLS)
+        why = ("its cap of CPU seconds ran out" if seconds is not None and now - cpu_start > seconds
+               else f"no smaller board within {patience:g} times the last one's check" if stalled
+               else "the campaign's time budget ran out" if until is not None and time.time() > until
+               else f"{max_calls} checks made" if stats.calls >= max_calls else "")
+        if why and not stats.cut_short:
+            stats.cut_short, stats.stopped = True, why
         return stats.cut_short
 
     def test(candidate: Shape, moved: tuple[int, int] = (0, 0)) -> bool:
@@ -152,12 +173,15 @@ def shrink(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, max_calls: 
             return False
         stats.calls += 1
         at = (origin[0] + moved[0], origin[1] + moved[1])
+        before = cpu_seconds()
         try:
             found = predicate(_board_of(candidate), at)
         except ValueError:
             return False  # an edit that makes no board (e.g. cropped to nothing)
         if found is not None:
             best, passed = found, (candidate, at)
+            now = cpu_seconds()
+            last.update(at=now, cost=now - before, calls=stats.calls)
         return found is not None
 
     for sides in _windows(board, finding.cells):  # one call on a small board can save dozens on a big one
@@ -170,6 +194,7 @@ def shrink(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, max_calls: 
             shape, origin = candidate, passed[1]
             stats.successes["crop to the finding"] = 1
             break
+    last.update(at=cpu_seconds(), calls=stats.calls)  # the windows are few and fixed: patience counts from here
 
     changed = True
     while changed and not exhausted():
@@ -187,6 +212,8 @@ def shrink(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, max_calls: 
     return Shrunk(shown, final, stats)
 
 
+PATIENCE_FLOOR = 3.0  # CPU seconds a shrink with a patience may always spend looking for the next smaller board
+PATIENCE_CALLS = 8  # and checks (a round of quarters and halves), whatever they cost
 WINDOW_MARGINS = (1, 2, 4, 8)  # rows and columns kept around the finding's first cell, tried first, smallest first
 OTHER_MARGINS = (2, 4)  # ... around the other anchors
 ANCHORS = 8  # cells a window is tried around: the finding's, spread over them, or (none) the digits'
@@ -317,19 +344,24 @@ def _crop_pass(side: str, crop: Callable[..., Shape]) -> Callable:
 
 
 HALVE_ABOVE = 16  # cells: a bigger shape is first halved (a half kept while it still shows the finding)
+QUARTER_ABOVE = 64  # cells: a bigger shape tries its quarters before its halves
 
 
 def _halve_pass(crop: Callable[..., Shape]) -> Callable:
-    """Keep one half of the shape (left, right, top, bottom; the longer side first) while a half still shows
-    the finding: each call on a board half the size of the last, so a strip of a thousand columns costs about
-    two calls on the whole board, where cropping an edge probes it a dozen times."""
+    """Keep one quarter, else one half of the shape (left, right, top, bottom; the longer side first) while one
+    still shows the finding: each call on a board a quarter or half the size of the last, so a strip of a
+    thousand columns costs about two calls on the whole board, where cropping an edge probes it a dozen times,
+    and a slow engine's big board reaches a few dozen cells in a few calls on boards ever cheaper."""
     def run(shape: Shape, test) -> Shape | None:
         kept, down, right = None, 0, 0
         while shape.width * shape.height > HALVE_ABOVE:
             w, h = shape.width, shape.height
             halves = [((0, 0, 0, w // 2), (0, 0)), ((0, 0, w // 2, 0), (0, w // 2))] if w > 1 else []
             tall = [((0, h // 2, 0, 0), (0, 0)), ((h // 2, 0, 0, 0), (h // 2, 0))] if h > 1 else []
-            for sides, (dr, dc) in (halves + tall if w >= h else tall + halves):
+            quartered = min(w, h) > 1 and w * h > QUARTER_ABOVE
+            quarters = [((top, bottom, left, right), (top, left)) for top, bottom in ((0, h // 2), (h // 2, 0))
+                        for left, right in ((0, w // 2), (w // 2, 0))] if quartered else []
+            for sides, (dr, dc) in quarters + (halves + tall if w >= h else tall + halves):
                 candidate = crop(shape, *sides)
                 if test(candidate, (down + dr, right + dc)):
                     shape, kept, down, right = candidate, candidate, down + dr, right + dc

@@ -256,7 +256,9 @@ def _certificate(f: Finding, board: Board | None) -> tuple[list[str], list]:
 def _notes(page: FindingPage) -> list[tuple[str, str]]:
     """The page's notes, and why a shrunk board stays big when its numeric edge needs the size."""
     kept = kept_because(page.finding) if page.shrunk is not None else ""
-    return [*page.notes, *([("why the board stays big", kept)] if kept else [])]
+    apart = page.finding.extra.get("not_comparable", "")  # cells it named that nothing was compared with
+    return [*page.notes, *([("why the board stays big", kept)] if kept else []),
+            *([("not comparable", apart)] if apart else [])]
 
 
 def render_finding(page: FindingPage) -> str:

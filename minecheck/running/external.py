@@ -431,6 +431,10 @@ def _exchange(process: _Process, request: bytes, run: _Run, budget: Budget, unti
 
     try:
         stop = watch(process.pid, budget, answered, resident_cap_mib=budget.memory_mib, usage=process.tree.usage)
+        # what it wrote to stderr before it ended or was stopped is read now, before the process is gone: a
+        # line answered, stdout closed or the end seen first left a traceback in the pipe (an empty tail)
+        for key in [k for k in selector.get_map().values() if k.fileobj is process.stderr]:
+            _drain(process, key, selector, state, run)
     finally:
         selector.close()
     return stop

@@ -69,9 +69,46 @@ def test_a_solver_that_declares_no_consistency_answer_is_not_judged_on_an_imposs
     assert compare(answered, frozenset({Answers.VERDICTS}), ref) == []
     assert "does not judge consistency" in not_judged(answered, frozenset({Answers.VERDICTS}), ref)
     assert not_judged(answered, frozenset({Answers.VERDICTS, Answers.CONSISTENCY}), ref) is None
-    said = result(consistent=True, cells=[CellAnswer(0, M)])  # it said "consistent": that is judged
-    assert not_judged(said, frozenset({Answers.VERDICTS}), ref) is None
     assert not_judged(answered, frozenset({Answers.VERDICTS}), exact(CellAnswer(0, M))) is None
+
+
+def test_a_solver_that_declares_no_consistency_answer_is_not_judged_on_an_impossible_board_whatever_it_does():
+    from minecheck.check.compare import not_judged
+
+    ref = SolverResult("exact", Mode.LOCAL, consistent=False, reason="no layout")
+    verdicts = frozenset({Answers.VERDICTS})
+    crashed = result(failure=Failure(FailureKind.CRASH, "ZeroDivisionError", stderr="Traceback ..."))
+    broke = result(failure=Failure(FailureKind.PROTOCOL, "2.0 is not a probability"))
+    hung = result(failure=Failure(FailureKind.TIMEOUT, "over its CPU budget", "cpu"))
+    said = result(consistent=True, cells=[CellAnswer(0, M)])  # "consistent": an answer it does not declare
+    for run in (crashed, broke, hung, said):
+        assert compare(run, verdicts, ref) == [] and not_judged(run, verdicts, ref)
+        assert compare(run, verdicts | {Answers.CONSISTENCY}, ref) != []  # declared: judged, and wrong
+    assert "failed there: crash" in not_judged(crashed, verdicts, ref)
+    declined = result(declined="too big")
+    assert not_judged(declined, verdicts, ref) is None  # it answered nothing: declined, not "not judged"
+
+
+def test_judge_undeclared_makes_a_failure_on_a_board_the_solver_does_not_judge_a_finding():
+    from minecheck.check.compare import not_judged
+
+    ref = SolverResult("exact", Mode.LOCAL, consistent=False, reason="no layout")
+    verdicts = frozenset({Answers.VERDICTS})
+    crashed = result(failure=Failure(FailureKind.CRASH, "ZeroDivisionError", stderr="Traceback ..."))
+    (d,) = compare(crashed, verdicts, ref, judge_undeclared=True)
+    assert d.kind is Kind.CRASH and not_judged(crashed, verdicts, ref, judge_undeclared=True) is None
+    said = result(consistent=True, cells=[CellAnswer(0, M)])
+    assert [d.kind for d in compare(said, verdicts, ref, judge_undeclared=True)] == [Kind.CONSISTENCY]
+    silent = result(cells=[CellAnswer(0, M)])  # answers without a word on consistency: still not judged
+    assert compare(silent, verdicts, ref, judge_undeclared=True) == []
+    assert not_judged(silent, verdicts, ref, judge_undeclared=True)
+
+
+def test_answers_a_solver_does_not_declare_are_not_judged():
+    ref = exact(CellAnswer(0, S, Fraction(0)), CellAnswer(1, U, Fraction(1, 2)))
+    wild = result(consistent=True, cells=[CellAnswer(0, M, Fraction(1)), CellAnswer(1, S, Fraction(0))], layouts=7)
+    assert compare(wild, frozenset({Answers.LP}), ref) == []
+    assert {d.kind for d in compare(wild, ALL, ref)} == {Kind.VERDICT, Kind.PROBABILITY, Kind.COUNT}
 
 
 def test_probabilities_are_judged_at_the_precision_the_solver_declares_and_never_by_the_statistical_test():
@@ -131,3 +168,20 @@ def test_finding_survives_json():
     f = Finding(Kind.VERDICT, "ilp@seed", "exact", Mode.LOCAL, (1, 2), "mine", "safe", "2x1\nH0\n",
                 "d", recipe("reveal", 3, width=2, height=1), 7)
     assert Finding.from_json(f.to_json()) == f
+
+
+def test_in_local_mode_a_certain_verdict_on_a_cell_no_digit_touches_is_a_verdict_finding():
+    from minecheck.check.compare import not_comparable
+
+    ref = exact(CellAnswer(0, U, Fraction(1, 2)), CellAnswer(2, U, Fraction(1, 2)))  # H1HHH: cells 3, 4 loose
+    loose = frozenset({3, 4})
+    said = frozenset({Answers.VERDICTS, Answers.PROBABILITIES})
+    liar = result(cells=[CellAnswer(0, U, Fraction(1, 2)), CellAnswer(2, U, Fraction(1, 2)),
+                         CellAnswer(3, S, Fraction(0)), CellAnswer(4, U, Fraction(1, 2))])
+    (d,) = compare(liar, said, ref, loose=loose)
+    assert d.kind is Kind.VERDICT and d.cells == (3,) and d.subject_says == "safe" and d.reference_says == "unknown"
+    assert "nothing can make them certain" in d.detail
+    assert not_comparable(liar, said, ref, loose) == [((3, 4), "no digit touches it, and the local mode has no "
+                                                      "total: it has no probability to compare with")]
+    assert compare(liar, said, ref) == []  # without the loose cells (the global mode) nothing is said of them
+    assert not_comparable(liar, said, ref)[0][1] == "the reference gives no answer there"

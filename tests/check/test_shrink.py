@@ -125,7 +125,7 @@ def test_the_shrink_budget_is_cpu_time_so_a_busy_machine_shrinks_as_far(monkeypa
     f = first_finding("ilp@seed", Kind.VERDICT)
     real = shrinking.still_shows(f, None)
 
-    def waiting(finding, budget, solver):  # each call waits as if the machine were busy: wall, no CPU
+    def waiting(finding, budget, solver, judge_undeclared=False):  # each call waits as if busy: wall, no CPU
         def check(b, origin=(0, 0)):
             clock.sleep(0.05)
             return real(b, origin)
@@ -152,3 +152,63 @@ def test_a_finding_on_a_wide_board_is_first_cropped_to_a_window_around_its_cells
     assert shrunk.stats.successes.get("crop to the finding") == 1
     assert max(counted) <= 17 * 3, counted[:5]  # no candidate wider than the widest window: the strip is never probed
     assert still_shows(finding)(shrunk.board) is not None
+
+
+class SlowEngineClock:
+    """A CPU clock for a slow engine's checks: each costs 0.2 s plus 1 s per 1,000 cells (no real CPU is spent)."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def charge(self, b) -> None:
+        self.now += 0.2 + b.size / 1000
+
+
+def big_crash(monkeypatch):
+    """A crash on a 60x60 typed board on its one 6, and a predicate that charges the clock for every check."""
+    import minecheck.check.shrink as shrinking
+    from minecheck.check.findings import Finding
+
+    rows = ["1" * 60] * 60
+    rows[22] = rows[22][:52] + "6" + rows[22][53:]  # where no window around a spread digit reaches
+    text = format_board(board("/".join(rows)))
+    clock = SlowEngineClock()
+    monkeypatch.setattr(shrinking, "cpu_seconds", lambda: clock.now)
+
+    def crashes(b, origin=(0, 0)):
+        clock.charge(b)
+        return f if any(b.cells[d] >= 6 for d in b.digits) else None
+
+    f = Finding(Kind.CRASH, "engine", "exact", Mode.LOCAL, (), "Crash: IndexError", "an answer", text)
+    return f, crashes, clock
+
+
+def test_a_slow_engines_big_board_shrinks_to_a_few_cells_while_each_smaller_board_pays(monkeypatch):
+    f, crashes, clock = big_crash(monkeypatch)
+    cost = 0.2 + 3.6  # the check on the 3,600-cell board
+    small = shrink(f, None, predicate=crashes, patience=4.0, cost=cost, seconds=120.0)
+    assert small.board.size == 1 and small.board.cells == (6,), "the one 6 alone"
+    assert clock.now < 30 * cost, "quarters and halves first: each call cheaper than the last"
+
+
+
+def test_an_engine_whose_every_check_costs_a_second_still_shrinks_a_big_board_to_its_one_cell(monkeypatch):
+    f, crashes, clock = big_crash(monkeypatch)
+    monkeypatch.setattr(clock, "charge", lambda b: setattr(clock, "now", clock.now + 1.0))
+    small = shrink(f, None, predicate=crashes, patience=4.0, cost=1.0, seconds=120.0)
+    assert small.board.size == 1 and not small.stats.cut_short
+    clock.now = 0.0
+    before = shrink(f, None, predicate=crashes, seconds=3.0)  # the old rule: three times the board's cost
+    assert before.stats.cut_short and before.board.size > 100
+
+
+def test_a_shrink_that_finds_nothing_smaller_stops_after_its_patience(monkeypatch):
+    f, crashes, clock = big_crash(monkeypatch)
+
+    def never(b, origin=(0, 0)):
+        clock.charge(b)
+        return None
+
+    stuck = shrink(f, None, predicate=never, patience=4.0, cost=3.8, seconds=120.0)
+    assert stuck.stats.cut_short and "no smaller board within 4" in stuck.stats.stopped
+    assert 4 * 3.8 < clock.now < 6 * 3.8, "its patience (4 board-costs) and the first windows (small boards)"
