@@ -5,7 +5,7 @@ A name is looked up, in this order, among
 * the built-in solvers (``exact``, ``ilp@seed``, ... ``minisat``), with an optional ``:option``;
 * the user's ``[tool.minecheck.solvers]`` table in the nearest ``pyproject.toml`` (searched from
   the working directory upwards): ``name = "pkg.module:Thing"``, ``name = "cmd:COMMAND"``, or a
-  table ``{ command = "...", persistent = true, modes = [...], answers = [...] }``;
+  table ``{ command = "...", persistent = true, modes = [...], answers = [...], flags = "marks" }``;
 * the entry points of the group ``minecheck.solvers`` of installed packages;
 * inline forms: ``pkg.module:Thing`` (an import path), ``cmd:COMMAND`` (a program), and
   ``NAME=...`` to name either.
@@ -24,6 +24,7 @@ from functools import cache
 from pathlib import Path
 
 from minecheck.model.errors import UnknownSolver
+from minecheck.model.solver import FLAG_READINGS
 from minecheck.running.catalogue import CATALOGUE, LP_SOLVERS, Role
 from minecheck.running.protocol import precision
 
@@ -54,6 +55,7 @@ class Definition:
     answers: tuple[str, ...] | None = None  # for programs: what it answers (default everything it says)
     cwd: str | None = None  # a pyproject's folder: where its programs run, and where its import paths are found
     tolerance: float | None = None  # for programs: the precision of their probabilities (decimals or tolerance)
+    flags: str | None = None  # "marks": it reads a flag as the player's mark, not a mine (None: as it declares)
 
     @property
     def is_command(self) -> bool:
@@ -171,7 +173,8 @@ def _entry(name: str, value: object, origin: str, folder: Path) -> Definition:
         value = {"command": value[len(COMMAND):]} if value.startswith(COMMAND) else {"target": value}
     if not isinstance(value, dict):
         raise UnknownSolver(f"{where}: expected a string or a table, got {value!r}")
-    unknown = set(value) - {"target", "command", "persistent", "modes", "answers", "cwd", "decimals", "tolerance"}
+    unknown = set(value) - {"target", "command", "persistent", "modes", "answers", "cwd", "decimals", "tolerance",
+                            "flags"}
     if unknown:
         raise UnknownSolver(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
     if ("target" in value) == ("command" in value):
@@ -181,8 +184,12 @@ def _entry(name: str, value: object, origin: str, folder: Path) -> Definition:
     answers = tuple(value["answers"]) if "answers" in value else None
     cwd = str((folder / value["cwd"]).resolve()) if "cwd" in value else str(folder)
     tolerance = _tolerance(where, value.get("decimals"), value.get("tolerance"))
+    flags = value.get("flags")
+    if flags is not None and flags not in FLAG_READINGS:
+        raise UnknownSolver(f"{where}: flags = {flags!r}: give \"mines\" (a flag is a mine) or \"marks\" (a flag "
+                            "is the player's mark: the solver is given flagged boards with their flags covered)")
     return Definition(name, target, origin, None, bool(value.get("persistent", False)), modes, answers, cwd,
-                      tolerance)
+                      tolerance, flags)
 
 
 def _tolerance(where: str, decimals: object, tolerance: object) -> float | None:
@@ -255,6 +262,8 @@ def replay_name(definition: Definition) -> str:
             fields.append(f"{key} = [{', '.join(_toml(v) for v in getattr(definition, key))}]")
     if definition.tolerance is not None:
         fields.append(f"tolerance = {definition.tolerance!r}")
+    if definition.flags is not None:
+        fields.append(f"flags = {_toml(definition.flags)}")
     return f"{definition.name}={{{', '.join(fields)}}}"
 
 

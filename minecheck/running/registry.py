@@ -47,7 +47,7 @@ def build(definition: Definition) -> Solver:
     """Make the solver a definition describes; UnknownSolver (naming it) when that cannot be done.  A solver
     that is not minecheck's own is made only in its sandboxes (``running.hosted``): its code never runs here."""
     if definition.is_command:
-        return ExternalSolver(definition.name, _program(definition))
+        return _declared_flags(ExternalSolver(definition.name, _program(definition)), definition)
     if definition.origin != "built-in" and sandbox.SUPPORTED:
         return Hosted(definition, make, describe(definition, make, definition.name))
     return make(definition)
@@ -83,6 +83,14 @@ def make(definition: Definition) -> Solver:
                             f"{', '.join(missing)} of the Solver protocol (see minecheck.model.solver.Solver)")
     if getattr(solver, "name", None) != definition.name:
         solver.name = definition.name
+    return _declared_flags(solver, definition)
+
+
+def _declared_flags(solver: Solver, definition: Definition) -> Solver:
+    """The solver, reading flags as its table says (``flags = "marks"``), where the table says it; else as the
+    solver itself declares (its ``flags`` attribute, a mine when it has none)."""
+    if definition.flags is not None:
+        solver.flags = definition.flags
     return solver
 
 
