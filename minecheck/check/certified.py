@@ -12,7 +12,7 @@ from pathlib import Path
 from minecheck.certify.certificates import WITNESS, Certification, from_json, to_json
 from minecheck.certify.certification import certify
 from minecheck.certify.verify import check_certification
-from minecheck.check.crosscheck import BoardCheck
+from minecheck.check.crosscheck import FLAGS_COVERED, BoardCheck
 from minecheck.check.findings import Finding, Kind
 from minecheck.model.answers import SolverResult
 
@@ -73,8 +73,8 @@ def with_certificate(finding: Finding, certified: list[Certified]) -> Finding:
     """The finding carrying a summary of its reference's certificate (``extra["certificate"]``), if made."""
     match = next((c for c in certified if c.certification.reference == finding.reference
                   and c.certification.mode is finding.mode), None)
-    if match is None or finding.kind not in CERTIFIED_KINDS:
-        return finding
+    if match is None or finding.kind not in CERTIFIED_KINDS or FLAGS_COVERED in finding.extra:
+        return finding  # (a marks reader's finding is on the board without flags, which no certificate covers)
     return replace(finding, extra={**finding.extra, "certificate": summary(match, finding.cells)})
 
 

@@ -27,6 +27,8 @@ from minecheck.model.solver import Solver, flags_covered, reads_flags_as_marks
 from minecheck.running.catalogue import GROUND_TRUTH, REFERENCES, is_lp_solver
 from minecheck.running.registry import get_solver, run_solver, run_solver_batch
 
+FLAGS_COVERED = "judged on"  # a finding's extra: judged on the board with its flags covered (not the checked one)
+
 
 @dataclass(frozen=True)
 class BoardCheck:
@@ -121,7 +123,9 @@ def _with_marks(check: BoardCheck, bare: BoardCheck) -> BoardCheck:
     """A board's check with the marks readers' results, findings and silences on its flag-free copy (their findings
     carry that copy's text: the board they were judged on, which a replay or a shrink starts from)."""
     readers = tuple(r for r in bare.results if r.solver != GROUND_TRUTH)
-    return replace(check, results=check.results + readers, findings=check.findings + bare.findings,
+    found = tuple(replace(f, extra={**f.extra, FLAGS_COVERED: "its flags covered: the solver reads flags as marks"})
+                  for f in bare.findings)
+    return replace(check, results=check.results + readers, findings=check.findings + found,
                    not_judged=check.not_judged + bare.not_judged)
 
 

@@ -80,3 +80,13 @@ def test_other_solvers_keep_the_flagged_board_and_each_board_of_a_batch_keeps_it
     first, second = ([f for c in checks for f in c.findings] for checks in checked)
     assert first and all(f.index == 0 and f.subject == "marks-reader" for f in first)
     assert second and all(f.index == 1 for f in second)
+
+
+def test_its_finding_says_it_was_judged_without_flags_and_carries_no_certificate_of_the_flagged_board():
+    from minecheck.check.certified import certify_checks, with_certificate
+    from minecheck.check.crosscheck import FLAGS_COVERED
+
+    checks = check_board(board("3x1/1F1"), [CertainMinesSafe()], references=())
+    certified = certify_checks(list(checks), 0, ("exact",))
+    for f in (f for c in checks for f in c.findings):
+        assert FLAGS_COVERED in f.extra and "certificate" not in with_certificate(f, certified).extra
