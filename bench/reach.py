@@ -8,7 +8,8 @@ beside its ``teeth.PARTNER`` and counts where the port with only the partner on 
 ``simplex@seed`` the campaign's LPs, each board's random LP and its relaxations, against CBC through
 ``teeth.lp_alone``; a dpll@seed subject skips boards with more than ``teeth.DPLL_MODELS`` layouts, which
 the port with no defect would count one by one; the defects of ``teeth.NO_BOARD`` are not searched), and
-the faulty solvers of ``bench/faults.py`` and ``bench/numeric_faults.py`` (one planted fault each).
+the faulty solvers of ``bench/faults.py``, ``bench/numeric_faults.py`` and ``bench/board_faults.py`` (one planted
+fault each).
 For campaign seeds 1..N, boards ``board_recipe(Config(seed=s), i)`` for i = 0, 1, 2, ... are made and
 checked in-process against ``exact`` alone (``check_board(board, [subject], references=())``, every
 mode the board has) until the first finding, up to ``--cap`` boards.
@@ -39,6 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from board_faults import BOARD_FAULTS  # noqa: E402
 from faults import FAULTS as OWN_FAULTS  # noqa: E402
 from numeric_faults import NUMERIC_FAULTS  # noqa: E402
 
@@ -62,7 +64,7 @@ from minecheck.campaigns.teeth import (  # noqa: E402
 from minecheck.check.crosscheck import check_board  # noqa: E402
 from minecheck.solvers.defects import BY_NAME, DEFECTS  # noqa: E402
 
-FAULTS = {**OWN_FAULTS, **NUMERIC_FAULTS}  # the planted faults: bench/faults.py's and the numeric edges'
+FAULTS = {**OWN_FAULTS, **NUMERIC_FAULTS, **BOARD_FAULTS}  # bench/faults.py's, the numeric edges', issue 37's boards'
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE, TEETH = ROOT / "fixtures" / "reach.json", ROOT / "fixtures" / "teeth.json"
 PAGE, TEETH_PAGE = ROOT / "docs" / "reach.md", ROOT / "docs" / "teeth.md"  # the pages with the two tables

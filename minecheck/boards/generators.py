@@ -2,7 +2,11 @@
 
 * ``reveal``: random mines, each safe cell opened with a given probability (article 000's check);
 * ``play``: a real game - a safe first click with its 3x3 neighbourhood, openings flood-filled,
-  cells opened and flagged by sound deduction until stuck, optionally continued by guesses;
+  cells opened and flagged by sound deduction until stuck, optionally continued by guesses; with
+  ``flags=False`` the proved mines are left covered, as a player who plays without flags leaves them;
+* ``guess``: a small game stuck where the player must guess (no cell known safe), its proved mines left
+  covered, drawn until its layouts number from 10 to 1,000 (an engine that enumerates them takes that path);
+* ``sample``: seeded samples of the boards of 8 to 12 cells, past the exhaustive sweep (minecheck.boards.sample);
 * ``stress``: large loose frontiers from many extra safe openings, to push the counter;
 * ``contradict``: boards that cannot be, a digit or the total changed (minecheck.boards.contradictions);
 * ``small``: every board of at most N cells, once up to turns and mirrors, smallest first, with the
@@ -27,6 +31,7 @@ from minecheck.boards.contradictions import contradict
 from minecheck.boards.layouts import extreme_mines, scatter
 from minecheck.boards.numeric import EDGES, numeric, numeric_edge
 from minecheck.boards.recipe import Recipe, rng_for
+from minecheck.boards.sample import sample
 from minecheck.boards.small import small, small_label
 from minecheck.boards.swarm import swarm, swarm_features
 from minecheck.engine.counter import count_board
@@ -80,17 +85,20 @@ def reveal(rec: Recipe, width: int = 5, height: int = 4, density: float = 0.18, 
 # -- play ------------------------------------------------------------------------------------
 
 def play(rec: Recipe, level: str = "", width: int = 9, height: int = 9, mines: int = 10,
-         guesses: int = 0) -> Position:
-    """A game played by sound deduction until stuck; ``guesses`` safest-cell guesses continue it."""
+         guesses: int = 0, flags: bool = True) -> Position:
+    """A game played by sound deduction until stuck; ``guesses`` safest-cell guesses continue it.  Without
+    ``flags`` the same game with its proved mines left covered: many strong players never flag, and an engine
+    that reads flags as the player's marks sees only such positions."""
     if level:
         width, height, mines = LEVELS[level]
     if mines > width * height - 9:
         raise BadOption(f"{mines} mines do not fit a {width}x{height} board with a safe first click")
+    dealt = replace(rec, params=tuple(p for p in rec.params if p[0] != "flags"))  # with flags or not: one game
     for attempt in range(100):  # a game solved outright is no position; deal again
-        pos = _play_once(rng_for(rec, str(attempt)), width, height, mines, guesses)
+        pos = _play_once(rng_for(dealt, str(attempt)), width, height, mines, guesses)
         if len(pos.opened) + len(pos.flags) < width * height:
-            return pos
-    return pos
+            break
+    return pos if flags else replace(pos, flags=frozenset())
 
 
 def _play_once(rng: random.Random, width: int, height: int, mines: int, guesses: int) -> Position:
@@ -156,6 +164,28 @@ def safest_guess(pos: Position) -> int:
     """The covered cell with the lowest exact mine probability (lowest index on ties)."""
     count = count_board(render(pos))
     return min((p, c) for c, p in count.probabilities if p is not None)[1]
+
+
+# -- guess: few layouts, no safe cell, proved mines left covered ------------------------------
+
+GUESS_TRIES = 200  # games a guess board deals before it keeps the last (about one in four is kept: a few tries)
+
+
+def guess(rec: Recipe, fewest_layouts: int = 10, most_layouts: int = 1000) -> Position:
+    """A small game (5 to 9 by 4 to 8 cells, 12% to 22% mines, up to two safest guesses) played until stuck,
+    so that no cell is known safe and the player must guess, with at least one proved mine, which is left
+    covered (no flags); dealt again, from the same seed, until its layouts without the total number from
+    ``fewest_layouts`` to ``most_layouts``.  The position of a bug that needs all three at once (issue 37),
+    which a flagged play board or a random reveal meets rarely."""
+    for attempt in range(GUESS_TRIES):
+        rng = rng_for(rec, str(attempt))
+        width, height = rng.randint(5, 9), rng.randint(4, 8)
+        mines = max(2, round(rng.uniform(0.12, 0.22) * width * height))
+        pos = _play_once(rng, width, height, mines, rng.randint(0, 2))
+        stuck = len(pos.opened) + len(pos.mines) < width * height
+        if stuck and pos.flags and fewest_layouts <= count_board(render(pos), Mode.LOCAL).layouts <= most_layouts:
+            break
+    return replace(pos, flags=frozenset())
 
 
 # -- stress ----------------------------------------------------------------------------------
@@ -234,6 +264,6 @@ def features(rec: Recipe) -> tuple[str, ...]:
 
 
 GENERATORS = {"reveal": reveal, "play": play, "stress": stress, "edge": edge, "contradict": contradict, "small": small,
-              "swarm": swarm, "numeric": numeric}
+              "swarm": swarm, "numeric": numeric, "guess": guess, "sample": sample}
 
 __all__ = ["recipe", "generate", "generate_board", "features", "GENERATORS", "LEVELS", "EDGE_SHAPES"]

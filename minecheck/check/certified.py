@@ -14,7 +14,7 @@ from minecheck.certify.certificates import WITNESS, Certification, from_json, to
 from minecheck.certify.certification import certify, claimed_verdicts
 from minecheck.certify.counting import LISTED
 from minecheck.certify.verify import check_certification
-from minecheck.check.crosscheck import BoardCheck
+from minecheck.check.crosscheck import FLAGS_COVERED, BoardCheck
 from minecheck.check.findings import Finding, Kind, read_findings
 from minecheck.model.answers import Mode, SolverResult, result_from_json
 from minecheck.model.board import COVERED, Board
@@ -113,8 +113,8 @@ def with_certificate(finding: Finding, certified: list[Certified]) -> Finding:
     """The finding carrying a summary of its reference's certificate (``extra["certificate"]``), if made."""
     match = next((c for c in certified if c.certification.reference == finding.reference
                   and c.certification.mode is finding.mode), None)
-    if match is None or finding.kind not in CERTIFIED_KINDS:
-        return finding
+    if match is None or finding.kind not in CERTIFIED_KINDS or FLAGS_COVERED in finding.extra:
+        return finding  # (a marks reader's finding is on the board without flags, which no certificate covers)
     return replace(finding, extra={**finding.extra, "certificate": summary(match, finding.cells)})
 
 

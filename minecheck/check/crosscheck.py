@@ -4,6 +4,10 @@ The subjects are compared with ``exact``; simplex variants (``simplex@seed``, ``
 are checked on the LP relaxations of the board's components against CBC.  The other
 references (CBC, MiniSat, brute force) are compared with ``exact`` too, so that a disagreement
 among references - a defect in minecheck itself - is a finding of its own (kind ``reference``).
+
+A solver that reads flags as the player's marks (``flags = "marks"``) is given a flagged board with its
+flags shown as covered cells, and judged there: the ground truth answers that flag-free board for it too, and
+the board's check holds its result and findings (each finding on the flag-free board).
 """
 
 from __future__ import annotations
@@ -19,10 +23,12 @@ from minecheck.model.answers import Mode, SolverResult
 from minecheck.model.board import Board, label
 from minecheck.model.boardtext import format_board
 from minecheck.model.budget import Budget
-from minecheck.model.solver import Solver
+from minecheck.model.solver import Solver, flags_covered, reads_flags_as_marks
 from minecheck.running.catalogue import GROUND_TRUTH, REFERENCES, is_lp_solver
 from minecheck.running.discovery import get_solver
 from minecheck.running.registry import run_solver, run_solver_batch
+
+FLAGS_COVERED = "judged on"  # a finding's extra: judged on the board with its flags covered (not the checked one)
 
 
 @dataclass(frozen=True)
@@ -94,21 +100,51 @@ def check_boards(boards: Sequence[tuple[Board, Recipe | None, int | None]], subj
     lp_subjects = [s for s in subjects if isinstance(s, str) and is_lp_solver(s)]
     everyone = {name_of(s): solver(s) for s in [GROUND_TRUTH, *references, *subjects] if s not in lp_subjects}
     subjects = [name_of(s) for s in subjects if s not in lp_subjects]
-    wanted = [(k, mode) for k, (board, _, _) in enumerate(boards) for mode in (modes or modes_for(board))]
+    marks = {name for name, who in everyone.items() if reads_flags_as_marks(who)}
+    views, view_of = list(boards), {}  # a flagged board's flag-free copy, checked beside it for the marks readers
+    for k, (board, recipe, index) in enumerate(boards):
+        if marks and board.flags:
+            view_of[k] = len(views)
+            views.append((flags_covered(board), recipe, index))
+    wanted = [(k, mode) for k, (board, _, _) in enumerate(views) for mode in (modes or modes_for(board))]
     results: dict[tuple[int, Mode], dict[str, SolverResult]] = {key: {} for key in wanted}
     for name, who in everyone.items():
-        mine = [(k, mode) for k, mode in wanted if mode in who.modes]
-        items = [(boards[k][0], mode) for k, mode in mine]
+        if name == GROUND_TRUTH:
+            sees = set(range(len(views)))
+        else:
+            sees = ({view_of.get(k, k) for k in range(len(boards))} if name in marks
+                    else set(range(len(boards))))
+        mine = [(k, mode) for k, mode in wanted if mode in who.modes and k in sees]
+        if not mine:
+            continue
+        items = [(views[k][0], mode) for k, mode in mine]
         answers = ([run_solver(who, *items[0], budget)] if len(items) == 1
                    else run_solver_batch(who, items, budget))
         for key, answer in zip(mine, answers):
             results[key][name] = answer
     out: list[list[BoardCheck]] = [[] for _ in boards]
     for k, mode in wanted:
+        if k >= len(boards):
+            continue  # a flag-free copy: judged within its board's check, below
         board, recipe, index = boards[k]
-        out[k].append(_compared(board, mode, results[k, mode], everyone, subjects, lp_subjects, recipe, index,
-                                judge_undeclared))
+        check = _compared(board, mode, results[k, mode], everyone, subjects, lp_subjects, recipe, index,
+                            judge_undeclared)
+        if k in view_of:
+            v = view_of[k]
+            check = _with_marks(check, _compared(views[v][0], mode, results[v, mode], everyone, subjects, [], recipe,
+                                                 index, judge_undeclared))
+        out[k].append(check)
     return [tuple(checks) for checks in out]
+
+
+def _with_marks(check: BoardCheck, bare: BoardCheck) -> BoardCheck:
+    """A board's check with the marks readers' results, findings and silences on its flag-free copy (their findings
+    carry that copy's text: the board they were judged on, which a replay or a shrink starts from)."""
+    readers = tuple(r for r in bare.results if r.solver != GROUND_TRUTH)
+    found = tuple(replace(f, extra={**f.extra, FLAGS_COVERED: "its flags covered: the solver reads flags as marks"})
+                  for f in bare.findings)
+    return replace(check, results=check.results + readers, findings=check.findings + found,
+                   not_judged=check.not_judged + bare.not_judged)
 
 
 def _compared(board: Board, mode: Mode, results: dict[str, SolverResult], everyone: dict[str, Solver],

@@ -5,7 +5,7 @@ A name is looked up, in this order, among
 * the built-in solvers (``exact``, ``ilp@seed``, ... ``minisat``), with an optional ``:option``;
 * the user's ``[tool.minecheck.solvers]`` table in the nearest ``pyproject.toml`` (searched from
   the working directory upwards): ``name = "pkg.module:Thing"``, ``name = "cmd:COMMAND"``, or a
-  table ``{ command = "...", persistent = true, modes = [...], answers = [...] }``;
+  table ``{ command = "...", persistent = true, modes = [...], answers = [...], flags = "marks" }``;
 * the entry points of the group ``minecheck.solvers`` of installed packages;
 * inline forms: ``pkg.module:Thing`` (an import path), ``cmd:COMMAND`` (a program), and
   ``NAME=...`` to name either.
@@ -31,7 +31,7 @@ from pathlib import Path
 from minecheck.model.answers import Answers, Mode, SolverResult
 from minecheck.model.board import Board
 from minecheck.model.errors import SolverUnavailable, Unavailable, UnknownSolver
-from minecheck.model.solver import Solver
+from minecheck.model.solver import FLAG_READINGS, Solver
 from minecheck.running import sandbox
 from minecheck.running.catalogue import CATALOGUE, LP_SOLVERS, Role
 from minecheck.running.external import ALL_ANSWERS, BOTH_MODES, ExternalSolver, Program
@@ -65,6 +65,7 @@ class Definition:
     answers: tuple[str, ...] | None = None  # for programs: what it answers (default everything it says)
     cwd: str | None = None  # a pyproject's folder: where its programs run, and where its import paths are found
     tolerance: float | None = None  # for programs: the precision of their probabilities (decimals or tolerance)
+    flags: str | None = None  # "marks": it reads a flag as the player's mark, not a mine (None: as it declares)
 
     @property
     def is_command(self) -> bool:
@@ -182,7 +183,8 @@ def _entry(name: str, value: object, origin: str, folder: Path) -> Definition:
         value = {"command": value[len(COMMAND):]} if value.startswith(COMMAND) else {"target": value}
     if not isinstance(value, dict):
         raise UnknownSolver(f"{where}: expected a string or a table, got {value!r}")
-    unknown = set(value) - {"target", "command", "persistent", "modes", "answers", "cwd", "decimals", "tolerance"}
+    unknown = set(value) - {"target", "command", "persistent", "modes", "answers", "cwd", "decimals", "tolerance",
+                            "flags"}
     if unknown:
         raise UnknownSolver(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
     if ("target" in value) == ("command" in value):
@@ -192,8 +194,12 @@ def _entry(name: str, value: object, origin: str, folder: Path) -> Definition:
     answers = tuple(value["answers"]) if "answers" in value else None
     cwd = str((folder / value["cwd"]).resolve()) if "cwd" in value else str(folder)
     tolerance = _tolerance(where, value.get("decimals"), value.get("tolerance"))
+    flags = value.get("flags")
+    if flags is not None and flags not in FLAG_READINGS:
+        raise UnknownSolver(f"{where}: flags = {flags!r}: give \"mines\" (a flag is a mine) or \"marks\" (a flag "
+                            "is the player's mark: the solver is given flagged boards with their flags covered)")
     return Definition(name, target, origin, None, bool(value.get("persistent", False)), modes, answers, cwd,
-                      tolerance)
+                      tolerance, flags)
 
 
 def _tolerance(where: str, decimals: object, tolerance: object) -> float | None:
@@ -266,6 +272,8 @@ def replay_name(definition: Definition) -> str:
             fields.append(f"{key} = [{', '.join(_toml(v) for v in getattr(definition, key))}]")
     if definition.tolerance is not None:
         fields.append(f"tolerance = {definition.tolerance!r}")
+    if definition.flags is not None:
+        fields.append(f"flags = {_toml(definition.flags)}")
     return f"{definition.name}={{{', '.join(fields)}}}"
 
 
@@ -304,7 +312,7 @@ def build(definition: Definition) -> Solver:
     """Make the solver a definition describes; UnknownSolver (naming it) when that cannot be done.  A solver
     that is not minecheck's own is made only in its sandboxes (``running.hosted``): its code never runs here."""
     if definition.is_command:
-        return ExternalSolver(definition.name, _program(definition))
+        return _declared_flags(ExternalSolver(definition.name, _program(definition)), definition)
     if definition.origin != "built-in" and sandbox.SUPPORTED:
         return Hosted(definition, make, describe(definition, make, definition.name))
     return make(definition)
@@ -340,6 +348,14 @@ def make(definition: Definition) -> Solver:
                             f"{', '.join(missing)} of the Solver protocol (see minecheck.model.solver.Solver)")
     if getattr(solver, "name", None) != definition.name:
         solver.name = definition.name
+    return _declared_flags(solver, definition)
+
+
+def _declared_flags(solver: Solver, definition: Definition) -> Solver:
+    """The solver, reading flags as its table says (``flags = "marks"``), where the table says it; else as the
+    solver itself declares (its ``flags`` attribute, a mine when it has none)."""
+    if definition.flags is not None:
+        solver.flags = definition.flags
     return solver
 
 

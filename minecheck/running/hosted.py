@@ -19,6 +19,7 @@ from minecheck.model.answers import Answers, Mode, SolverResult
 from minecheck.model.board import Board
 from minecheck.model.budget import Budget
 from minecheck.model.errors import Unavailable, UnknownSolver
+from minecheck.model.solver import MINES
 from minecheck.running import sandbox
 
 
@@ -29,6 +30,7 @@ class Declared:
     name: str
     answers: frozenset[Answers]
     modes: frozenset[Mode]
+    flags: str = MINES  # how it reads a flag: "mines", or "marks" (model.solver.reads_flags_as_marks)
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,7 @@ class Describer:
         except UnknownSolver as err:
             return Refused(True, str(err))
         return Declared(solver.name, frozenset(Answers(a) for a in solver.answers),
-                        frozenset(Mode(m) for m in solver.modes))
+                        frozenset(Mode(m) for m in solver.modes), str(getattr(solver, "flags", MINES)))
 
 
 def describe(definition: object, make: Callable[[object], object], name: str) -> Declared:
@@ -85,6 +87,7 @@ class Hosted:
     def __init__(self, definition: object, make: Callable[[object], object], declared: Declared):
         self.definition, self.make = definition, make
         self.name, self.answers, self.modes = declared.name, declared.answers, declared.modes
+        self.flags = declared.flags
         self.made: object | None = None
 
     def prepare(self) -> None:

@@ -7,10 +7,11 @@ import sys
 
 import pytest
 
-from minecheck.boards.generators import LEVELS, generate_board, recipe
+from minecheck.boards.generators import LEVELS, generate, generate_board, recipe
 from minecheck.engine.counter import count_board
-from minecheck.model.answers import Verdict, verdict_of
+from minecheck.model.answers import Mode, Verdict, verdict_of
 from minecheck.model.boardtext import format_board
+from minecheck.model.position import render
 
 
 @pytest.mark.parametrize("rec", [
@@ -63,3 +64,26 @@ def test_stress_makes_a_large_component():
     from minecheck.engine.constraints import build_constraints
     b = generate_board(recipe("stress", 0, open_prob=0.3))
     assert max(len(c.cells) for c in build_constraints(b).components) >= 100
+
+
+def test_play_without_flags_is_the_same_game_with_its_proved_mines_left_covered():
+    for seed in range(3):
+        flagged = generate(recipe("play", seed, level="beginner"))
+        bare = generate(recipe("play", seed, level="beginner", flags=False))
+        assert bare.flags == frozenset() and bare.opened == flagged.opened and bare.mines == flagged.mines
+        proved = {c for c, p in count_board(render(bare)).probabilities if p == 1}
+        assert flagged.flags <= proved
+
+
+def test_a_guess_board_has_no_safe_cell_a_covered_proved_mine_and_10_to_1000_layouts():
+    for seed in range(5):
+        board = generate_board(recipe("guess", seed))
+        local = count_board(board, Mode.LOCAL)
+        assert not board.flags and 10 <= local.layouts <= 1000
+        for mode in (Mode.LOCAL, Mode.GLOBAL):
+            verdicts = [verdict_of(p) for _, p in count_board(board, mode).probabilities]
+            assert Verdict.SAFE not in verdicts and Verdict.MINE in verdicts, (seed, mode)
+
+
+def test_a_guess_board_is_the_same_from_the_same_seed():
+    assert format_board(generate_board(recipe("guess", 4))) == format_board(generate_board(recipe("guess", 4)))

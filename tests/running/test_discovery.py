@@ -15,8 +15,9 @@ from minecheck.cli import main
 from minecheck.model.answers import Answers, Mode
 from minecheck.model.budget import Budget
 from minecheck.model.errors import UnknownSolver
+from minecheck.model.solver import reads_flags_as_marks
 from minecheck.running import discovery
-from minecheck.running.discovery import Definition, FunctionSolver, build, get_solver, lookup, make
+from minecheck.running.discovery import Definition, FunctionSolver, build, get_solver, lookup, make, replay_name
 from minecheck.running.registry import run_solver
 
 PROGRAM = PROGRAMS / "protocol_program.py"
@@ -38,6 +39,12 @@ def make(option=None):
     solver = Mine()
     solver.option = option
     return solver
+
+
+class MarksMine(ExactSolver):
+    """A solver that declares itself that a flag is the player's mark."""
+
+    flags = "marks"
 
 
 class NoModes:
@@ -68,6 +75,14 @@ def project(tmp_path, monkeypatch):
         persistent = true
         modes = ["global"]
         answers = ["verdicts", "consistency"]
+
+        [tool.minecheck.solvers.markprog]
+        command = "{program}"
+        flags = "marks"
+
+        [tool.minecheck.solvers.markmine]
+        target = "usersolvers:Mine"
+        flags = "marks"
     '''))
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "path", list(sys.path))
@@ -145,6 +160,7 @@ def test_an_import_that_fails_names_the_solver_and_where_it_was_found(project):
     ('bad = 3', "expected a string or a table"),
     ('bad = { command = "x", colour = "red" }', "unknown key(s) colour"),
     ('bad = { persistent = true }', "give either target"),
+    ('bad = { command = "x", flags = "pencil" }', 'flags = \'pencil\': give "mines"'),
 ])
 def test_a_bad_table_entry_is_bad_input_naming_its_place(project, capsys, entry, message):
     (project / "pyproject.toml").write_text(f"[tool.minecheck.solvers]\n{entry}\n")
@@ -159,3 +175,17 @@ def test_definitions_travel_as_data_so_a_worker_makes_the_same_solver(project):
     again = Definition.from_json(definition.to_json())
     assert again == definition
     assert build(again).answers == frozenset({Answers.VERDICTS, Answers.CONSISTENCY})
+
+
+def test_flags_as_marks_is_declared_by_a_table_for_programs_and_import_paths_or_by_the_solver_itself(project):
+    assert reads_flags_as_marks(get_solver("markprog")) and reads_flags_as_marks(get_solver("markmine"))
+    assert reads_flags_as_marks(get_solver("usersolvers:MarksMine"))
+    assert not reads_flags_as_marks(get_solver("prog")) and not reads_flags_as_marks(get_solver("mine"))
+    again = Definition.from_json(lookup("markprog").to_json())
+    assert again.flags == "marks" and 'flags = "marks"' in replay_name(Definition(**{**again.__dict__,
+                                                                                     "origin": "command line"}))
+
+
+def test_a_program_that_reads_flags_as_marks_is_checked_on_the_flagged_board_without_its_flags(project, capsys):
+    assert main(["check", "4x1x2/F1HH", "--solvers", "markprog", "--references", "exact", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["findings"] == []
