@@ -1,7 +1,8 @@
 """The minecheck command line.
 
 Exit codes: 0 when everything agrees, 1 when there are findings, 2 on bad input (a board that does not
-parse, an unknown name, a solver that cannot run here), before any work starts.
+parse, an unknown name, a solver that cannot run here), before any work starts, 3 on minecheck's own fault,
+4 when the run was disturbed (its folder changed under it, a full disk), 130 when stopped by Ctrl-C.
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ from minecheck.running.runfolder import SUMMARY, holding, refuse_foreign, write_
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_DISTURBED = 0, 1, 2, 3, 4
 SHRINK_SECONDS = 120.0  # CPU seconds `minecheck shrink` spends on one disagreement at most
 DESCRIPTION = "Checks Minesweeper solvers against exact references, shrinks each disagreement to a small board."
-EPILOG = """exit codes: 0 everything agrees, 1 findings, 2 bad input (before any work), 3 minecheck's own fault
+EPILOG = """exit codes: 0 everything agrees, 1 findings, 2 bad input (before any work), 3 minecheck's own fault,
+  4 the run was disturbed (its folder changed under it, a full disk), 130 stopped by Ctrl-C
 
 examples:
   minecheck check 3x2/HHH/121 --solvers mypkg.mysolver:solve
@@ -64,9 +66,9 @@ examples:
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     argv = sys.argv[1:] if argv is None else argv
-    if not argv:  # a bare `minecheck`: what it can do, rather than "required: COMMAND"
-        parser.print_help()
-        return EXIT_OK
+    if not argv:  # a bare `minecheck`: what it can do, rather than "required: COMMAND"; still not a run
+        parser.print_help(sys.stderr)
+        return EXIT_BAD_INPUT
     args, extras = parser.parse_known_args(argv)
     if extras:  # reported by the command they were given to, with its usage and "did you mean"
         args.parser.unrecognized(extras)

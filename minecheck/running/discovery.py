@@ -99,8 +99,8 @@ def lookup(name: str, known: dict[str, Definition] | None = None, persistent: bo
         return Definition(**{**asdict(found), "name": name, "option": option or None})
     if ":" in name and _looks_importable(name):
         return Definition(name, name, "command line")
-    known = named()
-    raise UnknownSolver(f"unknown solver {name!r}{suggest(base, [*known, *LP_SOLVERS])}; known: "
+    known = [*named(), *LP_SOLVERS]  # every name --solvers takes, the LP solvers too
+    raise UnknownSolver(f"unknown solver {name!r}{suggest(base, known)}; known: "
                         f"{', '.join(known)} (or an import path module:attribute, or cmd:COMMAND)")
 
 
