@@ -22,7 +22,8 @@ def replays(out: Path) -> list[str]:
     lines = []
     for page in sorted(out.glob("finding-*.html")):
         text = page.read_text()
-        lines += [html.unescape(m) for m in re.findall(r"One command replays it:</p>\s*<pre>(.*?)</pre>", text, re.S)]
+        found = re.findall(r"One command replays it:</p>\s*<pre[^>]*>(.*?)</pre>", text, re.S)
+        lines += [html.unescape(m) for m in found]
     return lines
 
 
