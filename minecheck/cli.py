@@ -162,6 +162,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--persistent", action="store_true",
                        help="run cmd: solvers in persistent mode: started once, one JSON request per line")
     check.add_argument("--json", action="store_true", help="print JSON keyed by solver name, plus findings")
+    check.add_argument("--lp", action="store_true",
+                       help="the argument is an LP as a report prints it ('min +3 x0 -2 x1 / +1 x0 +1 x1 = 4 / x >= 0'"
+                            ", or a file of it), solved by the --solvers simplex variants and by CBC")
     check.add_argument("--certify", action="store_true",
                        help="certify every verdict of each reference (a layout, or a DRUP proof checked by dratify)")
     add_budget_options(check)
@@ -267,6 +270,8 @@ def _check(args: argparse.Namespace) -> int:
     from minecheck.engine.counter import default_mode
     from minecheck.report.textview import as_json, findings_text, grid, side_by_side, summary
 
+    if args.lp:
+        return _check_lp(args)
     board = read_board_arg(args.board)
     mode = Mode(args.mode) if args.mode else default_mode(board)
     if mode is Mode.GLOBAL and board.total_mines is None:
@@ -301,6 +306,26 @@ def _check(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # `minecheck check ... | head`: the reader has what it wanted; the code still tells
         _quiet_stdout()
     return code
+
+
+def _check_lp(args: argparse.Namespace) -> int:
+    """``check --lp``: one general LP (a random LP finding's replay) solved by each simplex variant and by CBC."""
+    from minecheck.check.lpcheck import REFERENCE, check_lp, describe_lp, read_lp
+    from minecheck.report.textview import findings_text
+
+    path = Path(args.board)
+    lp = read_lp(path.read_text(encoding="utf-8", errors="replace") if path.is_file() else args.board)
+    names = _names(args.solvers)
+    wrong = [n for n in names if not is_lp_solver(n)]
+    if wrong:
+        raise BadOption(f"--lp is solved by the simplex solvers only ({', '.join(LP_SOLVERS)}), not {', '.join(wrong)}")
+    findings = check_lp(lp, names, describe_lp(lp))
+    if args.json:
+        print(json.dumps({"findings": [json.loads(f.to_json()) for f in findings]}, indent=2))
+    else:
+        print(describe_lp(lp))
+        print(findings_text(None, findings) if findings else f"{', '.join(names)} and {REFERENCE} agree")
+    return EXIT_FINDINGS if findings else EXIT_OK
 
 
 def _certified_text(checked, references: list[str], as_json: bool) -> str:

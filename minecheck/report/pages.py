@@ -20,6 +20,7 @@ from markupsafe import Markup, escape
 
 from minecheck.check.findings import Finding, Kind
 from minecheck.check.numerals import kept_because
+from minecheck.check.shrink import has_board
 from minecheck.model.answers import CellAnswer, SolverResult, Verdict
 from minecheck.model.board import COVERED, FLAG, Board, label
 from minecheck.report.plots import bar_chart, stacked_bars
@@ -113,6 +114,8 @@ def replay_command(f: Finding, board_text: str, names: dict[str, str] | None = N
         judged = " --judge optimal" if f.detail == "suboptimal" else ""
         player = shlex.quote(names.get(f.subject, f.subject))
         return f"minecheck decide {shlex.quote(inline)} --player {player} --state {state}{judged}"
+    if is_general_lp(f):  # an LP, not a board: check reads it with --lp, and CBC is its one reference
+        return f"minecheck check {shlex.quote(inline)} --lp --solvers {shlex.quote(f.subject)}"
     if f.kind is Kind.REFERENCE:
         solver, refs = f.reference, names.get(f.subject, f.subject)
     else:
@@ -207,8 +210,16 @@ def _panels(f: Finding, board: Board, results: tuple[SolverResult, ...], bad: fr
     return [_grid_view(p, f"{where}-{i}") for i, p in panels]  # named by role: -0 the bare board, -1 the solver
 
 
+def is_general_lp(f: Finding) -> bool:
+    """A finding on a general random LP (its ``board`` is the LP's text), not on a board or its relaxations."""
+    return not has_board(f) and f.detail.startswith("random LP")
+
+
 def _origin(f: Finding) -> str:
     """Where the finding's board came from, in words."""
+    if is_general_lp(f):
+        return (f"a random LP ({f.detail.removeprefix('random LP ')}), drawn beside board {f.index} of the campaign"
+                if f.index is not None else f"a random LP ({f.detail.removeprefix('random LP ')})")
     if f.recipe is not None:
         return f.recipe.describe()
     if f.kind is Kind.DECISION and "seed" in f.extra:
@@ -304,6 +315,7 @@ def render_finding(page: FindingPage) -> str:
         replay=replay_command(f, board_text, page.names),
         notes=_notes(page), commands=page.commands, certificate=certificate,
         origin=origin, features=has, index=f.index if f.index is not None else "-", stats=stats, timings=timings,
+        lp=is_general_lp(f),
         versions=versions(), original_text=original_text, original_rows=max(3, original_text.count("\n") + 1))
 
 
