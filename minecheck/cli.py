@@ -1,7 +1,8 @@
 """The minecheck command line.
 
 Exit codes: 0 when everything agrees, 1 when there are findings, 2 on bad input (a board that does not
-parse, an unknown name, a solver that cannot run here), before any work starts.
+parse, an unknown name, a solver that cannot run here), before any work starts, 3 on minecheck's own fault,
+4 when the run was disturbed (its folder changed under it, a full disk), 130 when stopped by Ctrl-C.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from minecheck.model.errors import (
 )
 from minecheck.options import (
     CommandParser,
+    Stopped,
     add_budget_options,
     add_verbosity,
     budget_of,
@@ -52,9 +54,11 @@ from minecheck.running.discovery import remember, replay_names, require_runnable
 from minecheck.running.runfolder import SUMMARY, holding, refuse_foreign, write_json, write_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_DISTURBED = 0, 1, 2, 3, 4
+EXIT_STOPPED = 130  # Ctrl-C, as a shell counts SIGINT
 SHRINK_SECONDS = 120.0  # CPU seconds `minecheck shrink` spends on one disagreement at most
 DESCRIPTION = "Checks Minesweeper solvers against exact references, shrinks each disagreement to a small board."
-EPILOG = """exit codes: 0 everything agrees, 1 findings, 2 bad input (before any work), 3 minecheck's own fault
+EPILOG = """exit codes: 0 everything agrees, 1 findings, 2 bad input (before any work), 3 minecheck's own fault,
+  4 the run was disturbed (its folder changed under it, a full disk), 130 stopped by Ctrl-C
 
 examples:
   minecheck check 3x2/HHH/121 --solvers mypkg.mysolver:solve
@@ -68,9 +72,9 @@ examples:
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     argv = sys.argv[1:] if argv is None else argv
-    if not argv:  # a bare `minecheck`: what it can do, rather than "required: COMMAND"
-        parser.print_help()
-        return EXIT_OK
+    if not argv:  # a bare `minecheck`: what it can do, rather than "required: COMMAND"; still not a run
+        parser.print_help(sys.stderr)
+        return EXIT_BAD_INPUT
     args, extras = parser.parse_known_args(argv)
     if extras:  # reported by the command they were given to, with its usage and "did you mean"
         args.parser.unrecognized(extras)
@@ -89,9 +93,12 @@ def main(argv: list[str] | None = None) -> int:
         where = f"{err.filename}: " if err.filename else ""
         print(f"minecheck: {where}{err.strerror or err}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        print("minecheck: interrupted; what was found so far is on disk (--resume continues)", file=sys.stderr)
-        return 130
+    except Stopped as err:  # Ctrl-C, where the command knows what it leaves behind
+        print(f"minecheck: {err}", file=sys.stderr)
+        return EXIT_STOPPED
+    except KeyboardInterrupt:  # Ctrl-C anywhere else: a command that writes nothing until it ends
+        print(f"minecheck: stopped by Ctrl-C; {args.parser.prog.split()[-1]} wrote nothing", file=sys.stderr)
+        return EXIT_STOPPED
     except Exception as err:  # noqa: BLE001 - minecheck never shows a traceback; this is its own fault
         print(f"minecheck: internal error ({type(err).__name__}: {printable(str(err))[:300]}); please report it "
               "with the command that caused it", file=sys.stderr)
@@ -164,6 +171,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--persistent", action="store_true",
                        help="run cmd: solvers in persistent mode: started once, one JSON request per line")
     check.add_argument("--json", action="store_true", help="print JSON keyed by solver name, plus findings")
+    check.add_argument("--lp", action="store_true",
+                       help="the argument is an LP as a report prints it ('min +3 x0 -2 x1 / +1 x0 +1 x1 = 4 / x >= 0'"
+                            ", or a file of it), solved by the --solvers simplex variants and by CBC")
     check.add_argument("--certify", action="store_true",
                        help="certify every verdict of each reference (a layout, or a DRUP proof checked by dratify)")
     check.add_argument("--judge-undeclared", action="store_true", help=JUDGE_UNDECLARED)
@@ -279,6 +289,8 @@ def _check(args: argparse.Namespace) -> int:
     from minecheck.model.board import label
     from minecheck.report.textview import as_json, findings_text, grid, side_by_side, summary
 
+    if args.lp:
+        return _check_lp(args)
     board = read_board_arg(args.board)
     mode = Mode(args.mode) if args.mode else default_mode(board)
     if mode is Mode.GLOBAL and board.total_mines is None:
@@ -322,6 +334,26 @@ def _check(args: argparse.Namespace) -> int:
     except BrokenPipeError:  # `minecheck check ... | head`: the reader has what it wanted; the code still tells
         _quiet_stdout()
     return code
+
+
+def _check_lp(args: argparse.Namespace) -> int:
+    """``check --lp``: one general LP (a random LP finding's replay) solved by each simplex variant and by CBC."""
+    from minecheck.check.lpcheck import REFERENCE, check_lp, describe_lp, read_lp
+    from minecheck.report.textview import findings_text
+
+    path = Path(args.board)
+    lp = read_lp(path.read_text(encoding="utf-8", errors="replace") if path.is_file() else args.board)
+    names = _names(args.solvers)
+    wrong = [n for n in names if not is_lp_solver(n)]
+    if wrong:
+        raise BadOption(f"--lp is solved by the simplex solvers only ({', '.join(LP_SOLVERS)}), not {', '.join(wrong)}")
+    findings = check_lp(lp, names, describe_lp(lp))
+    if args.json:
+        print(json.dumps({"findings": [json.loads(f.to_json()) for f in findings]}, indent=2))
+    else:
+        print(describe_lp(lp))
+        print(findings_text(None, findings) if findings else f"{', '.join(names)} and {REFERENCE} agree")
+    return EXIT_FINDINGS if findings else EXIT_OK
 
 
 def _certified_text(checked, references: list[str], as_json: bool) -> tuple[list, str]:
@@ -393,12 +425,8 @@ def _verify(args: argparse.Namespace) -> int:
 def _shrink(args: argparse.Namespace) -> int:
     """Check a board of one's own, shrink every disagreement on it, print the shrunk boards, write their pages."""
     from minecheck.check.crosscheck import check_board, modes_for, solver
-    from minecheck.check.findings import Kind
-    from minecheck.check.shrink import has_board, shrink
-    from minecheck.model.boardtext import format_board
-    from minecheck.report.findingpage import pages_folder, write_page
-    from minecheck.report.pages import replay_command
-    from minecheck.report.textview import findings_text
+    from minecheck.report.findingpage import pages_folder
+    from minecheck.report.progress import Progress
 
     board = read_board_arg(args.board)
     subjects, references, definitions = _resolve(args)
@@ -416,39 +444,75 @@ def _shrink(args: argparse.Namespace) -> int:
             raise BadOption(f"{', '.join(subjects)} answer(s) no mode this board allows (a board without a total "
                              "allows the local mode only)")
     budget = budget_of(args)
-    checks = check_board(board, subjects, modes, references, budget=budget, judge_undeclared=args.judge_undeclared)
-    findings = [f for c in checks for f in c.findings]
+    folder = args.pages or pages_folder(None)
+    pages: list[Path] = []
+    try:
+        with Progress("shrink", quiet=args.json) as shown:  # on stderr, as fuzz's: a long shrink is not silent
+            shown.phase("checking the board", 1)
+            checks = check_board(board, subjects, modes, references, budget=budget,
+                                 judge_undeclared=args.judge_undeclared)
+            findings = [f for c in checks for f in c.findings]
+            shown.update(1, findings=len(findings))
+            shown.phase("shrinking", len(findings))
+            for number, finding in enumerate(findings, 1):
+                pages.append(_shrink_one(args, finding, number, findings, board, checks, references, budget,
+                                         folder, definitions, shown))
+                shown.update(number)
+    except KeyboardInterrupt:
+        kept = f"the pages of {_n(len(pages), 'finding')} are in {folder}" if pages else "no page written"
+        raise Stopped(f"stopped while {shown.name}: {kept}") from None
     if not findings:
         print(f"all agree on this {board.width}x{board.height} board in the {' and '.join(m.value for m in modes)} "
               "mode: nothing to shrink")
         return EXIT_OK
-    folder = args.pages or pages_folder(None)
-    for number, finding in enumerate(findings, 1):
-        shrunk = None
-        if finding.kind is not Kind.TIMEOUT and has_board(finding):
-            shrunk = shrink(finding, budget, seconds=args.shrink_time, judge_undeclared=args.judge_undeclared)
-        page = write_page(finding, shrunk, board, checks, None, references, budget, folder, replay_names(definitions))
-        shown = shrunk.finding if shrunk else finding
-        small = shrunk.board if shrunk else board
-        if args.json:
-            data = json.loads(shown.to_json()) | {"original_board": finding.board, "page": str(page)}
-            if shrunk:
-                data["shrink"] = {"calls": shrunk.stats.calls, "cells_before": shrunk.stats.cells_before,
-                                  "cells_after": shrunk.stats.cells_after, "cut_short": shrunk.stats.cut_short}
-            print(json.dumps(data, sort_keys=True), flush=True)
-            continue
-        if shrunk is None:
-            how = "not shrunk (a timeout takes its whole budget on every board tried)"
-        else:
-            st = shrunk.stats
-            how = (f"{st.cells_before} cells shrunk to {st.cells_after} in {st.calls} checks"
-                   + (", cut short by --shrink-time" if st.cut_short else ""))
-        print(f"finding {number} of {len(findings)}: {how}")
-        print(findings_text(small, [shown]).split("\n", 1)[1])
-        print("\n".join("    " + row for row in format_board(small).splitlines()))
-        print(f"    replay: {replay_command(shown, format_board(small), replay_names(definitions))}")
-        print(f"    page:   {page}\n", flush=True)
     return EXIT_FINDINGS
+
+
+def _shrink_one(args, finding, number: int, findings: list, board, checks, references, budget, folder: Path,
+                definitions, shown) -> Path:
+    """Shrink one finding of ``minecheck shrink`` (its checks counted on the progress line), write its page and
+    print it; the page's path."""
+    from minecheck.check.findings import Kind
+    from minecheck.check.shrink import has_board, shrink, still_shows
+    from minecheck.model.boardtext import format_board
+    from minecheck.report.findingpage import write_page
+    from minecheck.report.pages import replay_command
+    from minecheck.report.textview import findings_text
+
+    shown.update(number - 1, checks=0)
+    shrunk = None
+    if finding.kind is not Kind.TIMEOUT and has_board(finding):
+        shows, calls = still_shows(finding, budget, judge_undeclared=args.judge_undeclared), [0]
+
+        def counted(candidate, origin):
+            calls[0] += 1
+            shown.update(number - 1, checks=calls[0])
+            return shows(candidate, origin)
+
+        shrunk = shrink(finding, budget, seconds=args.shrink_time, predicate=counted,
+                        judge_undeclared=args.judge_undeclared)
+    page = write_page(finding, shrunk, board, checks, None, references, budget, folder, replay_names(definitions))
+    found = shrunk.finding if shrunk else finding
+    small = shrunk.board if shrunk else board
+    if args.json:
+        data = json.loads(found.to_json()) | {"original_board": finding.board, "page": str(page)}
+        if shrunk:
+            data["shrink"] = {"calls": shrunk.stats.calls, "cells_before": shrunk.stats.cells_before,
+                              "cells_after": shrunk.stats.cells_after, "cut_short": shrunk.stats.cut_short}
+        print(json.dumps(data, sort_keys=True), flush=True)
+        return page
+    if shrunk is None:
+        how = "not shrunk (a timeout takes its whole budget on every board tried)"
+    else:
+        st = shrunk.stats
+        how = (f"{st.cells_before} cells shrunk to {st.cells_after} in {st.calls} checks"
+               + (", cut short by --shrink-time" if st.cut_short else ""))
+    print(f"finding {number} of {len(findings)}: {how}")
+    print(findings_text(small, [found]).split("\n", 1)[1])
+    print("\n".join("    " + row for row in format_board(small).splitlines()))
+    print(f"    replay: {replay_command(found, format_board(small), replay_names(definitions))}")
+    print(f"    page:   {page}\n", flush=True)
+    return page
 
 
 def _fuzz(args: argparse.Namespace) -> int:
@@ -494,8 +558,11 @@ def _fuzz_in(args: argparse.Namespace, config, known, started: float) -> int:
     refused = False
     try:
         with Progress("fuzz", quiet=quiet) as shown:
-            shown.phase("boards", args.boards)
-            mark = {"phase": "boards", "at": time.perf_counter()}
+            mark = {"phase": "boards", "at": time.perf_counter(), "last": None}
+
+            def begun() -> None:  # the folder is taken: a refused run draws no progress
+                shown.phase("boards", args.boards)
+                mark["at"] = time.perf_counter()
 
             def moved_on(progress) -> None:
                 if progress.phase != mark["phase"]:
@@ -505,6 +572,7 @@ def _fuzz_in(args: argparse.Namespace, config, known, started: float) -> int:
                         shown.phase(progress.phase, progress.shrinks if progress.phase == "shrinking" else None)
 
             def update(outcome, progress) -> None:
+                mark["last"] = progress
                 moved_on(progress)
                 shown.update(progress.boards, findings=progress.findings,
                              shrunk=f"{progress.shrunk}/{progress.shrinks}")
@@ -514,6 +582,7 @@ def _fuzz_in(args: argparse.Namespace, config, known, started: float) -> int:
                                    f"({f.mode.value})")
 
             def shrunk(entry, progress) -> None:
+                mark["last"] = progress
                 moved_on(progress)
                 if progress.phase == "shrinking":
                     shown.update(progress.shrunk, findings=progress.findings)
@@ -526,12 +595,15 @@ def _fuzz_in(args: argparse.Namespace, config, known, started: float) -> int:
 
             progress = run_campaign(config, args.out, args.boards, args.time_budget, args.jobs, args.scheduler,
                                     args.resume, update, overwrite=args.overwrite, warn=_warn, shrinking=shrinking,
-                                    report=report, exit_first=args.exitfirst, on_shrunk=shrunk)
+                                    report=report, exit_first=args.exitfirst, on_shrunk=shrunk,
+                                    on_start=begun)
             progress.phase = "done"
             moved_on(progress)
     except FolderRefused:
         refused = True  # a refused run changes nothing: the folder's summary.json is another run's
         raise
+    except KeyboardInterrupt:
+        raise Stopped(_fuzz_stopped(args.out, mark["last"], mark["phase"])) from None
     finally:  # even when interrupted, the time spent so far is kept for the report
         if not refused and (args.out / "campaign.json").exists():
             write_json(args.out / SUMMARY, {"seconds": round(earlier + time.perf_counter() - started, 3)})
@@ -566,6 +638,19 @@ def _fuzz_in(args: argparse.Namespace, config, known, started: float) -> int:
     if report:
         print(f"report: open {(args.out / 'index.html').resolve()} in a browser")
     return code
+
+
+def _fuzz_stopped(out: Path, progress, phase: str) -> str:
+    """What a fuzz run stopped by Ctrl-C leaves, in words, as it is on disk."""
+    from minecheck.campaigns.shrinking import read_shrunk
+
+    if not (out / "campaign.json").exists():
+        return f"stopped before the run began: nothing written in {out}"
+    kept = len(read_shrunk(out))
+    done = (f"{_n(progress.boards, 'board')} checked, {_n(progress.findings, 'finding')}, " if progress is not None
+            else "")
+    return (f"stopped while {'checking boards' if phase == 'boards' else phase}: {done}"
+            f"{_n(kept, 'shrink')} kept in {out}; fuzz --resume goes on from there")
 
 
 def _baseline(args: argparse.Namespace) -> int:

@@ -12,6 +12,10 @@ import sys
 from pathlib import Path
 
 
+class Stopped(Exception):  # noqa: N818 - a stop, not an error
+    """Ctrl-C in a command that knows what it leaves behind: the words say what it was doing and what is kept."""
+
+
 def seconds(text: str) -> float:
     """A budget in seconds: positive and finite (0 would be no budget, which is not what anyone means)."""
     try:

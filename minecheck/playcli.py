@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from minecheck.model.errors import BadOption
-from minecheck.options import add_budget_options, add_verbosity, budget_of, chosen_seed, count, positive
+from minecheck.options import Stopped, add_budget_options, add_verbosity, budget_of, chosen_seed, count, positive
 from minecheck.play.game import FirstClick
 from minecheck.play.players import player_names
 from minecheck.report.progress import Progress
@@ -132,6 +132,10 @@ def _play_in(args: argparse.Namespace, config, started: float) -> int:
 
             progress = run_play(config, args.out, args.games, args.jobs, args.scheduler, args.resume, update,
                                 overwrite=args.overwrite, warn=_warn)
+    except KeyboardInterrupt:
+        kept = f"the games played are kept in {args.out}; play --resume goes on from there" \
+            if (args.out / "play.json").exists() else f"nothing written in {args.out}"
+        raise Stopped(f"stopped while playing: {kept}") from None
     finally:
         if (args.out / "play.json").exists():
             write_summary(args.out, earlier + time.perf_counter() - started)

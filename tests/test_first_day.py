@@ -35,11 +35,20 @@ def run(capsys, *argv):
 
 # -- the command line says what it can do ------------------------------------------------------------
 
-def test_a_bare_minecheck_shows_the_commands_not_an_error(capsys):
+def test_a_bare_minecheck_shows_the_commands_and_exits_2(capsys):
     code, out, err = run(capsys)
-    assert code == 0 and err == ""
+    assert code == 2 and out == ""  # no command is not a run: a script calling it so must not think it passed
     for command in ("check", "shrink", "fuzz", "play", "decide", "solvers"):
-        assert re.search(rf"^\s+{command}\s", out, re.M), command
+        assert re.search(rf"^\s+{command}\s", err, re.M), command
+
+
+def test_the_help_lists_every_exit_code(capsys):
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    for code, words in ((0, "everything agrees"), (1, "findings"), (2, "bad input"), (3, "minecheck.s own fault"),
+                        (4, "the run was disturbed"), (130, "stopped by Ctrl-C")):
+        assert re.search(rf"\b{code} {words}", said), code
 
 
 def test_version(capsys):
@@ -70,6 +79,17 @@ def test_fuzz_help_and_the_unknown_generator_error_list_the_same_generators(caps
 def test_a_mistyped_solver_name_suggests_the_one_meant(capsys, given, meant):
     code, _, err = run(capsys, "check", "H1H", "--solvers", given)
     assert code == 2 and f"did you mean '{meant}'" in err
+
+
+def test_an_unknown_solver_lists_every_name_the_tool_accepts(capsys):
+    code, _, err = run(capsys, "check", "H1H", "--solvers", "nosuchsolver")
+    known = err.split("known: ", 1)[1]
+    assert code == 2 and "simplex@seed" in known and "simplex@fixed" in known and "exact" in known
+
+
+def test_a_mistyped_function_of_an_import_path_suggests_the_one_meant(author, capsys):
+    code, _, err = run(capsys, "check", "H1H", "--solvers", "planted:solv")
+    assert code == 2 and "did you mean 'solve'?" in err
 
 
 # -- a solver that cannot run is refused before any work ---------------------------------------------

@@ -118,11 +118,13 @@ def run_campaign(config: Config, out: Path, boards: int | None = None, time_budg
                  on_outcome: Callable[[BoardOutcome, Progress], None] | None = None, overwrite: bool = False,
                  warn: Warn | None = None, batch: int = BATCH, shrinking: Shrinking | None = None,
                  report: bool = False, exit_first: bool = False,
-                 on_shrunk: Callable[[dict, Progress], None] | None = None) -> Progress:
+                 on_shrunk: Callable[[dict, Progress], None] | None = None,
+                 on_start: Callable[[], None] | None = None) -> Progress:
     """Check boards 0, 1, 2, ... until ``boards`` are done or the ``time_budget`` (seconds, the whole run's) says
     stop (a generator with an end, ``small:N``, stops there); shrink findings as they come (``shrinking``, None:
     not at all) and keep ``report`` current; ``exit_first``: no new board once there is a finding.  Holds the
-    folder's lock (``overwrite``: replace an earlier run's files; ``warn`` hears of lines resume skips)."""
+    folder's lock (``overwrite``: replace an earlier run's files; ``warn`` hears of lines resume skips);
+    ``on_start`` hears once the folder is taken (a refused run never starts: it shows no progress)."""
     size = campaign_size(config)
     if boards is None and time_budget is None and size is None:
         raise BadOption("give a number of boards or a time budget")
@@ -131,6 +133,8 @@ def run_campaign(config: Config, out: Path, boards: int | None = None, time_budg
     with holding(out):
         run = folder(out)
         done = run.prepare(asdict(config), resume, defaults=_defaults(), overwrite=overwrite, warn=warn)
+        if on_start is not None:
+            on_start()
         if resume and (out / SHRUNK).exists():  # whole lines only: a kill may have torn the last
             replace_lines(out / SHRUNK, [json.dumps(e) for e in read_shrunk(out).values()])
         known = read_findings(out) if resume else []

@@ -38,6 +38,7 @@ from minecheck.model.answers import SolverResult, result_from_json
 from minecheck.model.boardtext import parse_board
 from minecheck.model.errors import BoardFormatError
 from minecheck.report.pages import CampaignSummary, FindingPage, junit_xml, page_name, render_finding, render_index
+from minecheck.report.textview import rounded
 from minecheck.running.discovery import replay_names
 from minecheck.running.runfolder import write_text
 
@@ -114,10 +115,13 @@ class Report:
         drawn_shrunk = set(representatives(findings, self.per_signature, self.timeouts))
         cpu = {b["index"]: tuple(sorted(b.get("solver_cpu_seconds", {}).items())) for b in boards}
         small_texts: dict[int, str] = {}
+        cut_short: set[int] = set()  # findings whose shrink its budget cut short: counted apart, marked
         for n, f in enumerate(findings):
             entry = shrunk.get(finding_key(f)) if n in drawn_shrunk else None
             if entry is not None and "finding" in entry:
                 small_texts[n] = Finding.from_json(entry["finding"]).board
+                if entry["stats"].get("cut_short"):
+                    cut_short.add(n)
             if not pages:
                 continue
             waiting = n in drawn_shrunk and entry is None and in_progress is not None  # "not yet" on its page
@@ -144,7 +148,8 @@ class Report:
                                   small_texts, news_rows, in_progress,
                                   shrinking=(sum(1 for n in drawn_shrunk if n in small_texts), len(drawn_shrunk)),
                                   not_judged=_not_judged(boards),
-                                  bugs=tuple(b.to_json() for b in bugs(findings, shrunk)))
+                                  bugs=tuple(b.to_json() for b in bugs(findings, shrunk)),
+                                  cut_short=frozenset(cut_short))
         write_text(out / "index.html", render_index(summary))
         write_text(out / "junit.xml", junit_xml(boards, findings))
         return out / "index.html"
@@ -155,14 +160,15 @@ class Report:
         notes = []
         if entry is not None and "finding" in entry:
             small = Finding.from_json(entry["finding"])
-            small = replace(small, extra={**small.extra, "original_board": f.board})
+            small = replace(small, extra={**small.extra, "original_board": f.board,
+                                          "found_says": [f.subject_says, f.reference_says]})
             shrunk_results = tuple(result_from_json(r) for r in entry.get("answers", ()))
             stats = entry["stats"]
             if stats.get("cut_short"):
                 notes.append(("shrinking", f"cut short after {stats['calls']} checks: "
                                            f"{stats.get('stopped') or 'its budget ran out'} (a cap of "
-                                           f"{entry.get('seconds_allowed', 0):g} CPU seconds); this is the smallest "
-                                           "board reached"))
+                                           f"{rounded(entry.get('seconds_allowed', 0))} CPU seconds); this is the "
+                                           "smallest board reached"))
             page = FindingPage(small, n, original, parse_board(small.board), _drawn(results, f), shrunk_results,
                                stats, timings, notes=tuple(notes))
         else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import random
+import re
 import warnings
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -21,7 +22,7 @@ from minecheck.engine.constraints import Component, Contradiction, build_constra
 from minecheck.model.answers import TOLERANCE, Mode
 from minecheck.model.board import Board
 from minecheck.model.boardtext import format_board
-from minecheck.model.errors import ReferenceFailure
+from minecheck.model.errors import BadOption, ReferenceFailure
 from minecheck.running.catalogue import BY_NAME, LP_REFERENCE, LP_SOLVERS
 from minecheck.solvers.simplex import INFEASIBLE, LP, OPTIMAL, UNBOUNDED, LPResult
 
@@ -102,6 +103,39 @@ def describe_lp(lp: LP) -> str:
         lines.append("  " + (" ".join(term(k, j) for j, k in enumerate(row) if k) or "0") + f" = {rhs:g}")
     lines.append("  x >= 0")
     return "\n".join(lines)
+
+
+_TERM = re.compile(r"([+-]\d+(?:\.\d*)?(?:e[+-]?\d+)?) x(\d+)")
+
+
+def read_lp(text: str) -> LP:
+    """An LP as ``describe_lp`` writes it (lines, or lines joined by ``/`` as a replay line gives them): BadOption
+    naming the line that does not read."""
+    lines = [ln.strip() for ln in text.replace("/", "\n").splitlines() if ln.strip()]
+    if not lines or not lines[0].startswith("min ") or lines[-1] != "x >= 0":
+        raise BadOption(f"--lp {text!r}: an LP reads 'min +3 x0 -2 x1 / +1 x0 +1 x1 = 4 / x >= 0' (the objective, "
+                        "one equation a line, then x >= 0)")
+
+    def terms(part: str, where: str) -> dict[int, float]:
+        part = part.strip()
+        found = _TERM.findall(part)
+        if part != "0" and " ".join(f"{k} x{j}" for k, j in found) != part:
+            raise BadOption(f"--lp: {where} {part!r}: expected terms such as +3 x0 -2 x1")
+        return {int(j): float(k) for k, j in found}
+
+    objective = terms(lines[0][4:], "the objective")
+    rows = []
+    for number, line in enumerate(lines[1:-1], 2):
+        left, eq, right = line.partition("=")
+        try:
+            rows.append((terms(left, f"line {number}"), float(right)))
+        except ValueError:
+            raise BadOption(f"--lp: line {number} {line!r}: expected terms = a number") from None
+        if not eq:
+            raise BadOption(f"--lp: line {number} {line!r}: expected terms = a number")
+    width = 1 + max([*objective, *(j for r, _ in rows for j in r)], default=0)
+    return LP(tuple(tuple(r.get(j, 0.0) for j in range(width)) for r, _ in rows), tuple(b for _, b in rows),
+              tuple(objective.get(j, 0.0) for j in range(width)))
 
 
 def cbc_lp(lp: LP) -> LPResult:

@@ -93,21 +93,32 @@ def read_board_arg(arg: str) -> Board:
     if arg == "-":
         return _parse_named("standard input", sys.stdin.buffer.read(MAX_BOARD_BYTES + 1))
     path = Path(arg)
-    if path.is_dir():
+    try:
+        is_dir, exists = path.is_dir(), path.exists()
+    except OSError:  # a name too long for a file (a big board's replay line): rows typed inline
+        is_dir = exists = False
+    if is_dir:
         raise BoardFormatError(f"{path}: a folder, not a board file")
-    if path.exists():
+    if exists:
         try:
             with open(path, "rb") as f:
                 data = f.read(MAX_BOARD_BYTES + 1)
         except OSError as err:
             raise BoardFormatError(f"{path}: cannot be read ({err.strerror or err})") from None
         return _parse_named(str(path), data)
-    if ("/" in arg or not path.suffix) and not (path.suffix and path.parent.is_dir()):  # rows typed inline: HHH/121
+    if ("/" in arg or not path.suffix) and not (path.suffix and _is_dir(path.parent)):  # rows typed inline: HHH/121
         try:
             return parse_board(arg.replace("/", "\n"))
         except BoardFormatError as err:
             raise BoardFormatError(f"inline board {arg!r} (not a file either): {err}") from None
     raise BoardFormatError(f"no such board file: {arg}")
+
+
+def _is_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
 
 
 def _parse_named(name: str, data: bytes) -> Board:

@@ -167,7 +167,8 @@ def finding_pages(out: Path, findings: list[Finding], shrunk: dict[int, dict], p
             in_game, original_results = _decided(f, original, budget)
             if n in shrunk:
                 small = Finding.from_json(shrunk[n]["finding"])
-                small = replace(small, extra={**small.extra, "original_board": f.board})
+                small = replace(small, extra={**small.extra, "original_board": f.board,
+                                              "found_says": [f.subject_says, f.reference_says]})
                 board = parse_board(small.board)
                 decided, small_results = _decided(small, board, budget)
                 page = FindingPage(small, n, original, board, original_results, small_results, shrunk[n]["stats"],

@@ -29,7 +29,8 @@ def write_page(finding: Finding, shrunk: Shrunk | None, board: Board, checks, re
     original_results = next((c.results for c in checks if c.mode is finding.mode), ())
     shown, small, small_results, stats = finding, None, (), None
     if shrunk is not None:
-        shown = replace(shrunk.finding, extra={**shrunk.finding.extra, "original_board": finding.board})
+        shown = replace(shrunk.finding, extra={**shrunk.finding.extra, "original_board": finding.board,
+                                               "found_says": [finding.subject_says, finding.reference_says]})
         small, stats = shrunk.board, asdict(shrunk.stats)
         who = rerun if rerun is not None else finding.subject
         subjects, refs = ([], [who]) if finding.kind is Kind.REFERENCE else ([who], references)

@@ -20,14 +20,16 @@ from markupsafe import Markup, escape
 
 from minecheck.check.findings import Finding, Kind
 from minecheck.check.numerals import kept_because
+from minecheck.check.shrink import has_board
 from minecheck.model.answers import CellAnswer, SolverResult, Verdict
 from minecheck.model.board import COVERED, FLAG, Board, label
 from minecheck.report.plots import bar_chart, stacked_bars
-from minecheck.report.textview import printable
+from minecheck.report.textview import clipped, printable, rounded
 
 _ENV = Environment(loader=PackageLoader("minecheck.report", "templates"), autoescape=select_autoescape(["j2", "html"]),
                    trim_blocks=True, lstrip_blocks=True,
                    finalize=lambda v: v if isinstance(v, Markup) or not isinstance(v, str) else printable(v))
+_ENV.filters["rounded"] = rounded  # seconds for people: two significant digits
 
 
 def render_template(name: str, **data) -> str:
@@ -81,6 +83,7 @@ class CampaignSummary:
     shrinking: tuple[int, int] = (0, 0)  # findings drawn shrunk: done, wanted
     not_judged: dict[str, int] = field(default_factory=dict)  # solver -> boards it was not judged on, and why not
     bugs: tuple[dict, ...] = ()  # the bugs (campaigns.bugs.Bug.to_json), first finding first
+    cut_short: frozenset[int] = frozenset()  # findings whose shrink was cut short by its budget (by number)
 
 
 def page_name(number: int) -> str:
@@ -112,6 +115,8 @@ def replay_command(f: Finding, board_text: str, names: dict[str, str] | None = N
         judged = " --judge optimal" if f.detail == "suboptimal" else ""
         player = shlex.quote(names.get(f.subject, f.subject))
         return f"minecheck decide {shlex.quote(inline)} --player {player} --state {state}{judged}"
+    if is_general_lp(f):  # an LP, not a board: check reads it with --lp, and CBC is its one reference
+        return f"minecheck check {shlex.quote(inline)} --lp --solvers {shlex.quote(f.subject)}"
     if f.kind is Kind.REFERENCE:
         solver, refs = f.reference, names.get(f.subject, f.subject)
     else:
@@ -171,8 +176,12 @@ def _cell_view(board: Board, cell: int, result: SolverResult | None, bad: frozen
 
 def _grid_view(panel: Panel, name: str) -> dict:
     b = panel.board
-    cells = (_cell_view(b, cell, panel.result, panel.bad, panel.heat) for cell in range(b.size))
-    return {"caption": panel.caption, "width": b.width, "html": cells_html(cells), "name": name}
+    cells = [_cell_view(b, cell, panel.result, panel.bad, panel.heat) for cell in range(b.size)]
+    keys = {key for c in cells for key, shown in (("safe", c["text"] == "S"), ("mine", c["text"] == "*"),
+                                                   ("undetermined", c["text"] == "?"),
+                                                   ("percent", c["cls"].startswith("unknown") and c["text"].isdigit()),
+                                                   ("bad", "bad" in c["cls"]), ("flag", c["text"] == "F")) if shown}
+    return {"caption": panel.caption, "width": b.width, "html": cells_html(cells), "name": name, "keys": keys}
 
 
 def cells_html(cells) -> Markup:
@@ -202,8 +211,16 @@ def _panels(f: Finding, board: Board, results: tuple[SolverResult, ...], bad: fr
     return [_grid_view(p, f"{where}-{i}") for i, p in panels]  # named by role: -0 the bare board, -1 the solver
 
 
+def is_general_lp(f: Finding) -> bool:
+    """A finding on a general random LP (its ``board`` is the LP's text), not on a board or its relaxations."""
+    return not has_board(f) and f.detail.startswith("random LP")
+
+
 def _origin(f: Finding) -> str:
     """Where the finding's board came from, in words."""
+    if is_general_lp(f):
+        return (f"a random LP ({f.detail.removeprefix('random LP ')}), drawn beside board {f.index} of the campaign"
+                if f.index is not None else f"a random LP ({f.detail.removeprefix('random LP ')})")
     if f.recipe is not None:
         return f.recipe.describe()
     if f.kind is Kind.DECISION and "seed" in f.extra:
@@ -239,8 +256,10 @@ def _certificate(f: Finding, board: Board | None) -> tuple[list[str], list]:
             if evidence is None:
                 lines.append(f"{where} {side}: not settled")
             elif "refutation_steps" in evidence:
-                lines.append(f"no layout has {where} {'a mine' if side == 'mine' else 'safe'}: proof of "
-                             f"{evidence['refutation_steps']} steps, checked by {cert['checker']}")
+                steps = evidence["refutation_steps"]
+                lines.append(f"no layout has {where} {'a mine' if side == 'mine' else 'safe'}: "
+                             + (f"a proof of {steps} step{'s' * (steps != 1)}" if steps else
+                                "no steps: unit propagation alone") + f", checked by {cert['checker']}")
             else:
                 lines.append(f"a layout in which {where} is {'a mine' if side == 'mine' else 'safe'}"
                              + (" (drawn below)" if evidence.get("witness") is not None and len(panels) < 3 else ""))
@@ -264,8 +283,10 @@ def _notes(page: FindingPage) -> list[tuple[str, str]]:
 def render_finding(page: FindingPage) -> str:
     f = page.finding
     sections = []
+    cut_short = bool(page.stats and page.stats.get("cut_short"))
     if page.shrunk is not None:
-        sections.append({"title": "Smallest board that still shows it",
+        sections.append({"title": "Smallest board reached: its shrink was cut short" if cut_short else
+                         "Smallest board that still shows it",
                          "panels": _panels(f, page.shrunk, page.shrunk_results, frozenset(f.cells), "shrunk")})
     hardly = page.shrunk is not None and page.original is not None and 4 * page.shrunk.size > 3 * page.original.size
     if page.original is not None and not hardly:
@@ -290,14 +311,29 @@ def render_finding(page: FindingPage) -> str:
     if layouts:
         sections.append({"title": "Layouts that prove it", "panels": layouts,
                          "note": "Each keeps every digit, flag and the total; mines drawn *, the rest safe."})
+    said = _said(page, f)
+    legend = set().union(*(p["keys"] for sec in sections for p in sec["panels"]))  # only what the cells show
     return render_template(
         "finding.html.j2", title=f"minecheck: {f.kind.value} {f.subject}", f=f, sections=sections, cells=cells,
+        said=said, legend=legend, cut_short=cut_short, shrunk=page.shrunk is not None,
         back=page.back,
         board_text=board_text, board_rows=max(3, board_text.count("\n") + 1),
         replay=replay_command(f, board_text, page.names),
         notes=_notes(page), commands=page.commands, certificate=certificate,
         origin=origin, features=has, index=f.index if f.index is not None else "-", stats=stats, timings=timings,
+        lp=is_general_lp(f),
         versions=versions(), original_text=original_text, original_rows=max(3, original_text.count("\n") + 1))
+
+
+def _said(page: FindingPage, f: Finding) -> list[tuple[str, str, str]]:
+    """What each side says, labelled: on the board as found, and on the shrunk board when there is one (the
+    index shows the values as found; a page with one unlabelled pair read as a second finding)."""
+    if page.shrunk is None:
+        return [("as found", f.subject_says, f.reference_says)]
+    found = f.extra.get("found_says")
+    shrunk = ("as shrunk (cut short)" if page.stats and page.stats.get("cut_short") else "as shrunk",
+              f.subject_says, f.reference_says)
+    return [("as found", found[0], found[1]), shrunk] if found else [shrunk]
 
 
 # -- index and JUnit -------------------------------------------------------------------------------
@@ -326,7 +362,7 @@ def render_index(s: CampaignSummary, per_group_links: int = 20) -> str:
         for n in numbers:
             if n in s.shrunk_boards:
                 first.setdefault(s.shrunk_boards[n], n)
-        small = [{"text": b, "href": page_name(n), "label": n}
+        small = [{"text": b, "href": page_name(n), "label": n, "cut_short": n in s.cut_short}
                  for b, n in sorted(first.items(), key=lambda kv: (len(kv[0]), kv[0]))]
         rows.append({"kind": kind, "subject": subject, "reference": reference, "mode": mode, "count": len(numbers),
                      "boards": small, "links": [{"href": page_name(n), "label": n} for n in numbers[:per_group_links]],
@@ -342,13 +378,14 @@ def render_index(s: CampaignSummary, per_group_links: int = 20) -> str:
                for n in names]
     kinds = [{"kind": k.value, "words": KINDS[k]} for k in Kind if k is not Kind.DECISION]
     all_rows = [{"href": page_name(n), "label": n, "index": f.index, "kind": f.kind.value, "subject": f.subject,
-                 "mode": f.mode.value, "says": f.subject_says[:80], "ref_says": f.reference_says[:80]}
+                 "mode": f.mode.value, "says": clipped(f.subject_says, 80), "ref_says": clipped(f.reference_says, 80)}
                 for n, f in enumerate(s.findings)]
     plots = index_plots(s)
     bugs = [{**b, "href": page_name(b["first"])} for b in s.bugs]
     return render_template(
         "index.html.j2", bugs=bugs,
         in_progress=s.in_progress, shrinking=s.shrinking, news=s.news, plots=plots,
+        cut_short=len(s.cut_short),
         title=f"minecheck campaign {s.seed}", seed=s.seed, boards=s.boards,
         findings=len(s.findings),
         seconds=s.seconds, rate=s.boards / max(s.seconds, 1e-9), subjects=", ".join(s.subjects),

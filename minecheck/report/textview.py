@@ -21,6 +21,21 @@ def printable(text: str) -> str:
     return _UNPRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def rounded(seconds: float) -> str:
+    """A time for people: two significant digits, never an exponent (12.3938 -> "12", 0.04721 -> "0.047")."""
+    return f"{float(f'{seconds:.2g}'):g}"
+
+
+def clipped(text: str, width: int) -> str:
+    """``text`` cut to about ``width`` characters at a word's end, saying how much is left ("... 12 more"),
+    never mid-word and never ending in a bare comma."""
+    if len(text) <= width:
+        return text
+    cut = text.rfind(" ", 0, width)
+    head = text[:cut if cut > width // 2 else width].rstrip(" ,;:")
+    return f"{head} ... {len(text) - len(head)} more characters"
+
+
 def grid(board: Board, result: SolverResult) -> str:
     """The board with each answered covered cell as S (safe), * (mine) or its mine percentage."""
     answers = {a.cell: a for a in result.cells}

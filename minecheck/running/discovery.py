@@ -111,8 +111,8 @@ def lookup(name: str, known: dict[str, Definition] | None = None, persistent: bo
         return Definition(**{**asdict(found), "name": name, "option": option or None})
     if ":" in name and _looks_importable(name):
         return Definition(name, name, "command line")
-    known = named()
-    raise UnknownSolver(f"unknown solver {name!r}{suggest(base, [*known, *LP_SOLVERS])}; known: "
+    known = [*named(), *LP_SOLVERS]  # every name --solvers takes, the LP solvers too
+    raise UnknownSolver(f"unknown solver {name!r}{suggest(base, known)}; known: "
                         f"{', '.join(known)} (or an import path module:attribute, or cmd:COMMAND)")
 
 
@@ -322,9 +322,11 @@ def make(definition: Definition) -> Solver:
     """The solver of an import path, made in this process (importing its module runs its code)."""
     module_name, _, attribute = definition.target.partition(":")
     folder = definition.cwd or os.getcwd()
+    owner = part = None  # the object an attribute is missing from, and the attribute: for "did you mean"
     try:
         thing = _import(module_name, folder)
         for part in attribute.split("."):
+            owner = thing
             thing = getattr(thing, part)
     except (ImportError, AttributeError) as err:
         top = module_name.split(".")[0]
@@ -332,8 +334,10 @@ def make(definition: Definition) -> Solver:
         if isinstance(err, ModuleNotFoundError) and err.name == top:
             fix = (f"run minecheck in the folder that holds {top}.py or {top}/, or install the package that "
                    f"provides it (pip install -e PATH); looked in {folder} and the installed packages")
-        raise Unavailable(f"{definition.name}: cannot import {definition.target} ({type(err).__name__}: {err}); "
-                          f"found in {definition.origin}", fix) from None
+        close = suggest(part, [n for n in dir(owner) if not n.startswith("_")]) \
+            if isinstance(err, AttributeError) and owner is not None else ""
+        raise Unavailable(f"{definition.name}: cannot import {definition.target} ({type(err).__name__}: {err})"
+                          f"{close}; found in {definition.origin}", fix) from None
     except Exception as err:  # noqa: BLE001 - the module itself fails (a syntax error, an error at import)
         raise Unavailable(f"{definition.name}: importing {definition.target} raised {type(err).__name__}: "
                           f"{err}", "fix the module, then try again (python -c 'import "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, ProcessPoolExecutor, wait
@@ -37,6 +38,9 @@ def pool_worker_start(parent: int) -> None:
     """
     prctl(PR_SET_CHILD_SUBREAPER, 1)
     signal.signal(signal.SIGTERM, _end_worker)
+    # Ctrl-C reaches the whole process group: the coordinator alone hears it and ends the workers (SIGTERM);
+    # a worker raising it would finish its task as a crash and go on to the next one
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if prctl(PR_SET_PDEATHSIG, signal.SIGTERM) and os.getppid() != parent:
         _end_worker(signal.SIGTERM, None)
 
@@ -61,8 +65,55 @@ def executor(jobs: int, scheduler: str | None) -> Iterator[Executor]:
             yield client.get_executor()
         return
     # each worker ends with this process, even one killed with SIGKILL, and takes its sandboxes along
-    with ProcessPoolExecutor(max_workers=jobs, initializer=pool_worker_start, initargs=(os.getpid(),)) as pool:
-        yield pool
+    with ProcessPoolExecutor(max_workers=jobs, initializer=pool_worker_start, initargs=(os.getpid(),)) as pool, \
+            _heard_ctrl_c():
+        try:
+            yield pool
+        except KeyboardInterrupt:
+            end_now(pool)
+            raise
+
+
+_CTRL_C = threading.Event()  # set by SIGINT while a pool runs: _drive raises it again at its next look
+_FORKING = threading.Event()  # set while this process forks: a KeyboardInterrupt raised in the fork's handlers
+# (logging's lock, ...) is printed as "Exception ignored" with a traceback, and lost
+os.register_at_fork(before=_FORKING.set, after_in_parent=_FORKING.clear, after_in_child=_FORKING.clear)
+
+
+@contextmanager
+def _heard_ctrl_c() -> Iterator[None]:
+    """While the block runs, remember a Ctrl-C as well as raise it: one that landed while a worker was forked
+    was raised inside the fork's handlers, where Python printed "Exception ignored" and the run went on."""
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # a job in the background: Ctrl-C is not its
+        yield
+        return
+    _CTRL_C.clear()
+
+    def heard(signum, frame):
+        _CTRL_C.set()
+        if not _FORKING.is_set():  # else raised at _drive's next look, within LOOK_EVERY
+            raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGINT, heard)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def end_now(pool: ProcessPoolExecutor) -> None:
+    """Ctrl-C: drop the tasks not started and end the workers at once (SIGTERM: each kills its sandboxes and
+    programs), rather than wait, as leaving the pool does, for every task already handed to it."""
+    workers = list((getattr(pool, "_processes", None) or {}).values())  # the pool has no public way to them
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        try:
+            worker.terminate()
+        except (OSError, ValueError):
+            pass
+    for worker in workers:
+        worker.join(timeout=2.0)
 
 
 LOOK_EVERY = 1.0  # seconds between two looks at the workers while tasks run
@@ -141,6 +192,8 @@ def _drive(pool: Executor, todo: Iterator[T], submit: Submit, finish: Callable[[
             return False
         finished: set[Future] = set()
         while not finished:
+            if _CTRL_C.is_set():
+                raise KeyboardInterrupt
             finished, _ = wait(running, timeout=LOOK_EVERY, return_when=FIRST_COMPLETED)
             if not finished:
                 stopped.kill_long_stopped()

@@ -22,7 +22,8 @@ def replays(out: Path) -> list[str]:
     lines = []
     for page in sorted(out.glob("finding-*.html")):
         text = page.read_text()
-        lines += [html.unescape(m) for m in re.findall(r"One command replays it:</p>\s*<pre>(.*?)</pre>", text, re.S)]
+        found = re.findall(r"One command replays it:</p>\s*<pre[^>]*>(.*?)</pre>", text, re.S)
+        lines += [html.unescape(m) for m in found]
     return lines
 
 
@@ -51,3 +52,26 @@ def test_every_replay_line_of_a_campaign_with_a_program_named_inline_runs_and_sh
         assert "--references exact" in line, line
         done = run_line(line, tmp_path)
         assert done.returncode == 1 and "Traceback" not in done.stderr, (line, done.stdout[-500:], done.stderr[-500:])
+
+
+def test_every_replay_line_of_a_campaign_with_lp_findings_runs_and_shows_its_finding_again(tmp_path):
+    cwd = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        code = main(["fuzz", "--seed", "1", "--boards", "8", "--out", "run", "--solvers", "simplex@seed",
+                     "--references", "exact", "--jobs", "1", "--no-progress"])
+    finally:
+        os.chdir(cwd)
+    assert code == 1
+    pages = sorted((tmp_path / "run").glob("finding-*.html"))
+    lines = replays(tmp_path / "run")
+    general = [line for line in lines if " --lp " in line]
+    assert len(lines) == len(pages) and general and len(general) < len(lines)  # LPs, and boards' relaxations
+    for page in pages:
+        text = page.read_text()
+        if "random LP" in text:  # an LP page says where its LP came from, and calls it no board
+            assert "a board given by hand" not in text and "board index" not in text and "The LP, as text" in text
+    for line in lines:
+        done = run_line(line, tmp_path)
+        assert done.returncode == 1 and "simplex@seed says:" in done.stdout, (line, done.stdout[-500:],
+                                                                             done.stderr[-500:])

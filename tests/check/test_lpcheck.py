@@ -9,7 +9,8 @@ from shared import board
 
 from minecheck.boards.generators import generate_board, recipe
 from minecheck.check.findings import Kind
-from minecheck.check.lpcheck import cbc_lp, check_lp, check_relaxations, describe_lp, random_lp
+from minecheck.check.lpcheck import cbc_lp, check_lp, check_relaxations, describe_lp, random_lp, read_lp
+from minecheck.model.errors import BadOption
 from minecheck.solvers.simplex import INFEASIBLE, LP, OPTIMAL, UNBOUNDED
 
 
@@ -86,3 +87,18 @@ def test_the_relaxations_are_written_by_the_check_not_taken_from_the_solver_unde
         for comp in build_constraints(board(text)).components:
             objective = [k % 3 - 1 for k in range(len(comp.cells))]
             assert lpcheck.component_relaxation(comp, objective) == relaxation_lp(comp, objective)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_an_lp_as_printed_reads_back_as_the_same_lp(seed):
+    lp = random_lp(seed)
+    text = describe_lp(lp)
+    again = read_lp(text.replace("\n", "/"))  # as a replay line gives it
+    assert describe_lp(again) == text and cbc_lp(again) == cbc_lp(lp)
+
+
+@pytest.mark.parametrize("text", ["", "max +1 x0/x >= 0", "min +1 x0/+1 x0 = /x >= 0", "min +1 y0/x >= 0",
+                                  "min +1 x0/+1 x0 = 2"])
+def test_a_text_that_is_no_lp_is_refused_naming_the_form(text):
+    with pytest.raises(BadOption, match="--lp"):
+        read_lp(text)

@@ -95,3 +95,8 @@ def test_inline_board_argument_and_file_argument(tmp_path):
     path.write_text("2x1x1\nH?\n")
     with pytest.raises(BoardFormatError, match=r"b.mine: line 2, column 2"):
         read_board_arg(str(path))
+
+
+def test_a_board_typed_inline_longer_than_a_file_name_may_be_reads_as_rows():
+    rows = ["H" * 300 + "1", "H" * 299 + "11"]  # a big board's replay line: its text is no file name
+    assert read_board_arg("/".join(rows)) == parse_board("\n".join(rows))

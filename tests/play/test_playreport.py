@@ -138,7 +138,7 @@ def test_a_decision_page_says_where_the_move_was_on_each_board_why_it_was_made_a
     assert "gibbs@seed answered" in text and "why it moved so" in text
     assert f"game {f.index} of play seed 4 (beginner, first click safe-3x3)" in text
     assert "a board given by hand" not in text and "campaign index" not in text and "play index" in text
-    commands = re.findall(r"<pre>(minecheck [^<]+)</pre>", page)
+    commands = re.findall(r"<pre[^>]*>(minecheck [^<]+)</pre>", page)
     assert [c.split()[1] for c in commands] == ["decide", "decide", "check"]  # shrunk, original, the solver alone
     assert "--solvers gibbs@seed --mode local --references exact" in commands[2]
 

@@ -227,7 +227,7 @@ def test_finding_page_names_generator_seed_board_index_and_shrink_statistics():
     text = Page(render_finding(verdict_page())).text
     assert "generator reveal height=2 width=5 seed=4242" in text
     assert "board index 7" in text
-    assert "21 calls, 0.50 s, 10 → 6 cells (5 → 3 covered); passes that helped: crop right x1, hide total x2" in text
+    assert "21 calls, 0.5 s, 10 → 6 cells (5 → 3 covered); passes that helped: crop right x1, hide total x2" in text
 
 
 def test_verdict_finding_page_has_no_heat_map():
@@ -292,9 +292,9 @@ def test_index_groups_findings_by_signature_most_frequent_first():
 
 def test_index_lists_every_solver_with_its_findings_and_time_those_without_findings_too():
     rows = Page(render_index(summary(THREE, subjects=("dpll@seed", "gibbs@seed", "ilp@fixed")))).table("solver")
-    assert rows == [["dpll@seed", "under test", "2", "", "2.5", "250.0"],
+    assert rows == [["dpll@seed", "under test", "2", "", "2.5", "250"],
                     ["gibbs@seed", "under test", "1", "", "–", "–"],
-                    ["ilp@fixed", "under test", "none", "", "–", "–"], ["exact", "reference", "0", "", "0.1", "10.0"],
+                    ["ilp@fixed", "under test", "none", "", "–", "–"], ["exact", "reference", "0", "", "0.1", "10"],
                     ["cbc", "reference", "0", "", "–", "–"]]
 
 
@@ -480,3 +480,53 @@ def test_finding_page_says_what_a_swarm_or_small_board_has():
     text = Page(render_finding(changed(page, features=features(small_recipe(4, 900))))).text
     assert f"the board has board 900 of small:4, {small_label(4, 900)}" in text
     assert "the board has" not in Page(render_finding(page)).text  # a reveal board: nothing to say
+
+
+# -- one finding, one set of values, each labelled; text cut with a mark (issue 40) -----------------------
+
+def test_a_shrunk_findings_page_labels_its_values_as_found_and_as_shrunk():
+    page = verdict_page()
+    found = Finding(**{**page.finding.__dict__, "subject_says": "unknown x5", "reference_says": "safe, mine, mine",
+                       "extra": {**page.finding.extra, "found_says": ["unknown x5", "safe, mine, mine"]}})
+    text = Page(render_finding(FindingPage(found, 3, page.original, page.shrunk, page.original_results,
+                                           page.shrunk_results, page.stats))).text
+    assert "as found: dpll@seed says unknown x5; exact says safe, mine, mine" in text
+    assert "as shrunk: dpll@seed says unknown x5; exact says safe, mine, mine" in text
+
+
+def test_a_shrink_cut_short_is_marked_on_the_page_and_counted_apart_on_the_index():
+    page = verdict_page()
+    cut = FindingPage(page.finding, 3, page.original, page.shrunk, page.original_results, page.shrunk_results,
+                      {**page.stats, "cut_short": True})
+    text = Page(render_finding(cut)).text
+    assert "Smallest board reached: its shrink was cut short" in text and "as shrunk (cut short)" in text
+    index = Page(render_index(summary(THREE, shrinking=(1, 2), cut_short=frozenset({0})))).text
+    assert "0 of the 2 findings drawn in full are shrunk, and 1 more were cut short" in index
+    assert "shrink cut short" in index
+
+
+def test_the_legend_names_only_what_the_cells_show_each_label_beside_its_swatch():
+    page = Page(render_finding(verdict_page()))
+    legend = re.search(r'<p class="legend">(.*?)</p>', render_finding(verdict_page()), re.S).group(1)
+    keys = re.findall(r'<span class="key"><span class="cell ([a-z ]+)">([^<]*)</span> ([^<]+)</span>', legend)
+    assert keys and all(words.strip() for _, _, words in keys)
+    shown = {text for g in page.grids for row in range(len(g.cells) // g.width) for _, text in g.row(row)}
+    assert "%" not in {swatch for _, swatch, _ in keys}
+    assert ("?" in shown) == any(swatch == "?" for _, swatch, _ in keys)
+
+
+def test_a_report_without_findings_says_so_in_a_sentence_and_draws_no_findings_table():
+    markup = render_index(summary((), shrunk_boards={}))
+    assert 'id="all-findings"' not in markup
+    assert "No findings: every solver agreed with the references on every board." in Page(markup).text
+
+
+def test_long_answers_are_cut_at_a_word_with_what_is_left_told():
+    long = "needs 2 more mines but has only 1 covered neighbour left, " * 3
+    f = Finding(Kind.CRASH, "dpll@seed", "exact", Mode.LOCAL, (0,), long, "mine, " * 40, SHRUNK, index=0)
+    (row,) = Page(render_index(summary((f,)))).table("#")
+    says, ref_says = row[-2], row[-1]
+    for cut, whole in ((says, long), (ref_says, "mine, " * 40)):
+        head, more = re.fullmatch(r"(.*) \.\.\. (\d+) more characters", cut).groups()
+        assert whole.startswith(head) and whole[len(head)] in " ," and not head.endswith(",")
+        assert int(more) == len(whole) - len(head)
