@@ -18,7 +18,6 @@ on a smaller board says little more than the one found.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -31,7 +30,7 @@ from minecheck.model.answers import result_to_json
 from minecheck.model.boardtext import parse_board
 from minecheck.model.budget import Budget
 from minecheck.running.registry import remember
-from minecheck.running.runfolder import claim
+from minecheck.running.runfolder import append_text
 
 SHRINK_FACTOR = 3.0  # a finding's shrink may take this many times what its solvers took on its board
 SHRINK_FLOOR = 3.0  # CPU seconds a shrink may take at least (tiny boards cost milliseconds)
@@ -124,8 +123,4 @@ def read_shrunk(out: Path) -> dict[str, dict]:
 
 def keep(out: Path, entry: dict) -> None:
     """Append a shrink's entry to shrunk.jsonl and sync it: on disk the moment it is done."""
-    claim(out / SHRUNK)
-    with open(out / SHRUNK, "a") as f:
-        f.write(json.dumps(entry) + "\n")
-        f.flush()
-        os.fsync(f.fileno())
+    append_text(out / SHRUNK, json.dumps(entry) + "\n", sync=True)
