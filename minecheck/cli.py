@@ -30,6 +30,7 @@ from minecheck.model.errors import (
     RunDisturbed,
     UnknownSolver,
 )
+from minecheck.model.numbers import lift_digit_limit
 from minecheck.options import (
     CommandParser,
     add_budget_options,
@@ -68,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return EXIT_OK
     args, extras = parser.parse_known_args(argv)
+    lift_digit_limit()  # counts of any length printed and written (model/numbers.py says why)
     if extras:  # reported by the command they were given to, with its usage and "did you mean"
         args.parser.unrecognized(extras)
     try:

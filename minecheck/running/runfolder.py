@@ -224,7 +224,9 @@ class RunFolder:
             seconds = json.loads((self.path / SUMMARY).read_text()).get("seconds", 0.0)
         except (OSError, ValueError, AttributeError):
             return 0.0
-        return seconds if isinstance(seconds, int | float) and seconds >= 0 else 0.0
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+            return 0.0
+        return seconds if 0 <= seconds < 1e12 else 0.0  # 1e999 reads as inf, which JSON cannot hold
 
 
 _UNKNOWN = ("unknown",)
@@ -478,8 +480,9 @@ def option_differences(stored: dict, given: dict, ignored: Iterable[str] = ()) -
 
 
 def write_json(path: Path, data: object) -> None:
-    """Write a JSON file through a temporary one: a kill or a full disk leaves the old file, never half."""
-    write_text(path, json.dumps(data, indent=2) + "\n")
+    """Write a JSON file through a temporary one: a kill or a full disk leaves the old file, never half; JSON
+    that stays JSON (a NaN or an infinity is refused, never written as ``Infinity``)."""
+    write_text(path, json.dumps(data, indent=2, allow_nan=False) + "\n")
 
 
 def write_text(path: Path, text: str, sync: bool = True) -> None:

@@ -259,3 +259,18 @@ def test_a_link_planted_at_an_appended_file_is_refused_and_its_target_left_untou
     err = capsys.readouterr().err
     assert code == 4 and str(out / "answers.jsonl") in err, err
     assert users.read_text() == "the user's own words\n"
+
+
+def test_a_summary_edited_to_1e999_seconds_gives_a_summary_that_stays_json_on_resume(tmp_path, capsys):
+    import json
+
+    out = tmp_path / "c"
+    assert fuzz(out, capsys)[0] == 0
+    (out / "summary.json").write_text('{"seconds": 1e999}\n')
+    assert run(["fuzz", "--seed", "1", "--boards", "3", "--out", str(out), *FAST, "--resume"], capsys)[0] == 0
+
+    def no_constant(name):
+        raise AssertionError(f"summary.json holds {name}, which is not JSON")
+
+    summary = json.loads((out / "summary.json").read_text(), parse_constant=no_constant)
+    assert 0 <= summary["seconds"] < 1e12
