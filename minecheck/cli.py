@@ -46,6 +46,7 @@ from minecheck.report.textview import printable
 from minecheck.running.catalogue import GROUND_TRUTH, LP_SOLVERS, REFERENCES, SUBJECTS, is_lp_solver
 from minecheck.running.discovery import replay_names, resolve, suggest
 from minecheck.running.registry import remember, require_runnable
+from minecheck.running.rundata import check_folder
 from minecheck.running.runfolder import SUMMARY, holding, refuse_foreign, write_json, write_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_DISTURBED = 0, 1, 2, 3, 4
@@ -329,6 +330,7 @@ def _verify(args: argparse.Namespace) -> int:
 
     if not (args.out / "campaign.json").is_file():
         raise BadFile(f"{args.out}: not a campaign folder (no campaign.json)")
+    check_folder(args.out)  # a line without its mode, or 200,000 levels deep, is bad input (exit 2)
     rows = read_certificates(args.out)
     rows += [json.loads(line) for e in read_shrunk(args.out).values() for line in e.get("certificates", ())]
     failed = []
@@ -413,6 +415,8 @@ def _fuzz(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     subjects, references, definitions = _resolve(args)
+    if args.resume:
+        check_folder(args.out)  # every file it reads back, before any is used: bad input is exit 2, never 3
     args.seed = chosen_seed(args.seed, args.out / "campaign.json" if args.resume else None)
     config = Config(args.seed, tuple(subjects), tuple(references), args.generator, budget_of(args),
                     definitions=definitions, certify=args.certify)

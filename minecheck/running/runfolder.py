@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from minecheck.model.errors import BadFile, FolderRefused, RunDisturbed
+from minecheck.running.rundata import check_folder
 
 FINDINGS = "findings.jsonl"
 SUMMARY = "summary.json"
@@ -79,6 +80,7 @@ class RunFolder:
         make_folder(self.path, "--out")
         stored_path = self.path / self.options
         if resume and stored_path.exists():
+            check_folder(self.path)
             stored = dict(defaults or {}) | read_json_object(stored_path)
             differ = option_differences(stored, given, ignored)
             if differ:
@@ -230,18 +232,19 @@ class RunFolder:
 
 
 _UNKNOWN = ("unknown",)
-# appended file -> (inode, size, change time) as the run left it; None: absent.  The change time (ctime) moves
-# on any write and cannot be set back by a program, so a same-size rewrite shows at the next record.
-_EXPECTED: dict[Path, tuple[int, int, int] | None] = {}
+# appended file -> (inode, size) as the run left it; None: absent.  A rewrite to the same size shows in the
+# digest, checked before the run settles its files and on resume (the change time is no witness: this kernel
+# moved it under the run's own appends now and then).
+_EXPECTED: dict[Path, tuple[int, int] | None] = {}
 _DIGEST: dict[Path, Any] = {}  # appended file -> SHA-256 of all the run wrote to it
 
 
-def _state(path: Path) -> tuple[int, int, int] | None:
+def _state(path: Path) -> tuple[int, int] | None:
     try:
         st = os.stat(path, follow_symlinks=False)
     except FileNotFoundError:
         return None
-    return st.st_ino, st.st_size, st.st_ctime_ns
+    return st.st_ino, st.st_size
 
 
 def _read_bytes(path: Path) -> bytes | None:
@@ -265,8 +268,6 @@ def _change(expected: tuple[int, int] | None, now: tuple[int, int] | None) -> st
         return f"made by another program ({now[1]} bytes)"
     if now[0] != expected[0]:
         return f"replaced by another file ({now[1]} bytes, where the run had written {expected[1]})"
-    if now[1] == expected[1]:
-        return f"written over ({now[1]} bytes, the size the run had written)"
     return f"{now[1]} bytes where the run had written {expected[1]}"
 
 
