@@ -159,3 +159,23 @@ def test_definitions_travel_as_data_so_a_worker_makes_the_same_solver(project):
     again = Definition.from_json(definition.to_json())
     assert again == definition
     assert build(again).answers == frozenset({Answers.VERDICTS, Answers.CONSISTENCY})
+
+
+PYPROJECTS = {  # pyproject.toml files that gave exit 3 (issue 38): each is exit 2 naming the file and the place
+    "not UTF-8": (b'[tool.minecheck.solvers]\nx = "caf\xe9"\n', "not UTF-8 text (byte 33)"),
+    "nested 5,000 deep": (b"[tool.minecheck.solvers]\nx = " + b"[" * 5000 + b"]" * 5000 + b"\n", "nested 5000 deep"),
+    "solvers = 3": (b"[tool.minecheck]\nsolvers = 3\n", "tool.minecheck.solvers = 3"),
+    "minecheck = 3": (b"[tool]\nminecheck = 3\n", "tool.minecheck = 3"),
+    "modes = 3": (b'[tool.minecheck.solvers]\nx = { command = "true", modes = 3 }\n', "modes = 3: expected a list"),
+    "cwd = 3": (b'[tool.minecheck.solvers]\nx = { command = "true", cwd = 3 }\n', "cwd = 3: expected a string"),
+}
+
+
+@pytest.mark.parametrize("content, named", PYPROJECTS.values(), ids=PYPROJECTS.keys())
+def test_a_broken_pyproject_is_exit_2_naming_the_file_and_the_place(tmp_path, monkeypatch, capsys, content, named):
+    (tmp_path / "pyproject.toml").write_bytes(content)
+    monkeypatch.chdir(tmp_path)
+    code = main(["check", "HHH/121", "--solvers", "x"])
+    err = capsys.readouterr().err
+    assert code == 2 and str(tmp_path / "pyproject.toml") in err and named in err, err
+    assert err.count("\n") == 1 and "internal error" not in err
