@@ -46,7 +46,7 @@ from minecheck.report.textview import printable
 from minecheck.running.catalogue import GROUND_TRUTH, LP_SOLVERS, REFERENCES, SUBJECTS, is_lp_solver
 from minecheck.running.discovery import replay_names, resolve, suggest
 from minecheck.running.registry import remember, require_runnable
-from minecheck.running.rundata import check_folder
+from minecheck.running.rundata import check_folder, check_value, loads
 from minecheck.running.runfolder import SUMMARY, holding, refuse_foreign, write_json, write_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_DISTURBED = 0, 1, 2, 3, 4
@@ -325,17 +325,25 @@ def _n(count: int, word: str) -> str:
 
 def _verify(args: argparse.Namespace) -> int:
     """Check every certificate of a run again (certificates.jsonl and the shrunk boards' own)."""
+    from minecheck.campaigns.fuzz import stored_budget
     from minecheck.campaigns.shrinking import read_shrunk
-    from minecheck.check.certified import read_certificates, verify_line
+    from minecheck.check.certified import read_certificates
+    from minecheck.running.sandbox import run as run_sandboxed
 
     if not (args.out / "campaign.json").is_file():
         raise BadFile(f"{args.out}: not a campaign folder (no campaign.json)")
     check_folder(args.out)  # a line without its mode, or 200,000 levels deep, is bad input (exit 2)
     rows = read_certificates(args.out)
-    rows += [json.loads(line) for e in read_shrunk(args.out).values() for line in e.get("certificates", ())]
+    for e in read_shrunk(args.out).values():
+        for line in e.get("certificates", ()):
+            where = f"{args.out / 'shrunk.jsonl'} (the certificates of shrink {e['key']})"
+            rows.append(loads(line, where))
+            check_value(rows[-1], "certificate", where)
     failed = []
-    for row in rows:
-        problems = verify_line(row)
+    budget, checker = stored_budget(args.out), _Verifier()
+    for row in rows:  # each under the campaign's budget of a solver call: a huge proof cannot run forever
+        outcome = run_sandboxed(checker, "problems", (row,), budget)
+        problems = outcome.value if outcome.error is None else (f"not checked: {outcome.error}",)
         if problems:
             failed.append({"index": row.get("index"), "mode": row["mode"], "reference": row["reference"],
                            "problems": list(problems)})
@@ -346,6 +354,15 @@ def _verify(args: argparse.Namespace) -> int:
             print(f"board {f['index']} {f['mode']} {f['reference']}: " + "; ".join(f["problems"]))
         print(f"{len(rows)} certificates checked again, {len(failed)} failed")
     return EXIT_FINDINGS if failed else EXIT_OK
+
+
+class _Verifier:
+    """verify_line as a sandboxed call (running.sandbox), so that it runs under a Budget as a solver does."""
+
+    def problems(self, row: dict) -> tuple[str, ...]:
+        from minecheck.check.certified import verify_line
+
+        return verify_line(row)
 
 
 def _shrink(args: argparse.Namespace) -> int:

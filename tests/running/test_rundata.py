@@ -104,3 +104,30 @@ def test_the_run_as_written_resumes_with_every_file_checked(base, tmp_path, caps
 def test_depth_counts_brackets_outside_strings_without_parsing(text, levels):
     assert depth(text) == levels
     assert MAX_DEPTH < 100
+
+
+def test_verify_runs_each_certificate_under_the_campaigns_budget(base, tmp_path, capsys, monkeypatch):
+    """A proof that would take forever to check is stopped at the CPU budget of a solver call, and named."""
+    import time
+
+    from minecheck.check import certified
+
+    out = tmp_path / "c"
+    shutil.copytree(base, out)
+    stored = json.loads((out / "campaign.json").read_text())
+    stored["budget"]["cpu"] = 1.0
+    (out / "campaign.json").write_text(json.dumps(stored))
+
+    def forever(row):
+        while True:
+            pass
+
+    monkeypatch.setattr(certified, "verify_line", forever)  # the sandbox is forked from here: it checks so
+    capsys.readouterr()
+    began = time.monotonic()
+    code = main(["verify", str(out)])
+    printed = capsys.readouterr().out
+    assert code == 1 and "not checked: Timeout: stopped at its CPU-time budget of 1 s" in printed, printed
+    rows = sum(1 for line in (out / "certificates.jsonl").read_text().splitlines() if line.strip())
+    assert printed.count("not checked") >= rows > 0
+    assert time.monotonic() - began < 60 * rows
