@@ -25,6 +25,7 @@ from minecheck.check.findings import Finding, Kind
 from minecheck.model.board import Board
 from minecheck.model.boardtext import format_board, parse_board
 from minecheck.model.errors import BadFile, BoardFormatError
+from minecheck.running.rundata import loads
 
 SCHEMA = 1
 
@@ -98,12 +99,16 @@ class Baseline:
 def load(path: Path) -> Baseline:
     """Read a baseline file; ValueError naming the file on anything else."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads(path.read_text(encoding="utf-8"), f"baseline {path}")  # too deep: BadFile naming it
         if not isinstance(data, dict):
             raise BadFile(f"holds a JSON {type(data).__name__}, not a baseline object")
         if data.get("schema") != SCHEMA:
             raise BadFile(f"schema {data.get('schema')!r}, expected {SCHEMA}")
         return Baseline(frozenset(Signature(**row) for row in data["signatures"]))
+    except BadFile as err:
+        if str(err).startswith(f"baseline {path}"):  # named already (nested too deep)
+            raise
+        raise BadFile(f"baseline {path}: {err}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
         raise BadFile(f"baseline {path}: {err}") from None
 

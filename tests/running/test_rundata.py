@@ -131,3 +131,28 @@ def test_verify_runs_each_certificate_under_the_campaigns_budget(base, tmp_path,
     rows = sum(1 for line in (out / "certificates.jsonl").read_text().splitlines() if line.strip())
     assert printed.count("not checked") >= rows > 0
     assert time.monotonic() - began < 60 * rows
+
+
+def test_a_baseline_nested_200000_deep_is_exit_2_naming_it(tmp_path, capsys):
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text('{"schema": 1, "signatures": ' + DEEP + "}")
+    code = main(["fuzz", "--seed", "1", "--boards", "1", "--out", str(tmp_path / "c"), "--baseline", str(baseline),
+                 *FAST])
+    err = capsys.readouterr().err
+    assert code == 2 and f"baseline {baseline}: arrays or objects nested 200001 deep" in err, err
+
+
+@pytest.mark.parametrize("text, named", [
+    ("[" * 200_000 + "]" * 200_000, "nested 200000 deep"),
+    ('{"kind": "verdict", "cells": "1,2"}', "must contain"),
+    ("not json", "not JSON"),
+])
+def test_a_broken_regression_fixture_is_bad_input_naming_the_file(tmp_path, text, named):
+    from minecheck.campaigns.regressions import load
+    from minecheck.model.errors import BadFile
+
+    path = tmp_path / "fixture.json"
+    path.write_text(text)
+    with pytest.raises(BadFile, match="fixture.json") as caught:
+        load(path)
+    assert named in str(caught.value)
