@@ -86,7 +86,7 @@ class RunFolder:
             if differ:
                 raise FolderRefused(f"cannot resume: {stored_path} holds another run ({'; '.join(differ)}); "
                                  "resume with the same options or use another --out")
-            self._check_digests(warn or (lambda _: None))
+            self._check_digests()
             done = self._keep_complete(warn or (lambda _: None))
             write_json(stored_path, merged(stored, given) if merged else given)
             self._expect_as_now()
@@ -175,24 +175,33 @@ class RunFolder:
         for path in (self.path / FINDINGS, self.path / self.results):
             _EXPECTED[path.resolve()] = _state(path)
             _DIGEST[path.resolve()] = hashlib.sha256(_read_bytes(path) or b"")
-        self._note_digests()
+        self._note_digests(anew=True)
 
-    def _note_digests(self) -> None:
-        """The appended files' sizes and SHA-256 as the run left them, in the folder, for ``resume`` to check."""
+    def _note_digests(self, anew: bool = False) -> None:
+        """The appended files' sizes and SHA-256 as the run left them, a line appended to the folder's digests
+        after each record (``anew``: the file written again with that line alone), for ``resume`` to check."""
         noted = {}
         for path in (self.path / FINDINGS, self.path / self.results):
             digest, state = _DIGEST.get(path.resolve()), _EXPECTED.get(path.resolve())
             if digest is not None and state:
                 noted[path.name] = {"bytes": state[1], "sha256": digest.hexdigest()}
-        write_text(self.path / DIGESTS, json.dumps(noted, sort_keys=True) + "\n", sync=False)
+        line = json.dumps(noted, sort_keys=True) + "\n"
+        if anew:
+            write_text(self.path / DIGESTS, line, sync=False)
+        else:
+            _append(self.path / DIGESTS, line)
 
-    def _check_digests(self, warn: Warn) -> None:
+    def _check_digests(self) -> None:
         """Before resuming: RunDisturbed, naming the file, if an appended file does not begin with what the run
-        noted it wrote; bytes past it (a task in flight when the run was killed) are cut off, and run again."""
-        try:
-            noted = json.loads(_read_bytes(self.path / DIGESTS) or b"{}")
-        except ValueError:
-            noted = None
+        noted it wrote (lines past it, of a task in flight when the run was killed, are read as ever: a torn
+        line dropped, findings without their task's line dropped)."""
+        noted: object = {}
+        for line in reversed((_read_bytes(self.path / DIGESTS) or b"").splitlines()):  # the last whole line
+            try:
+                noted = json.loads(line)
+                break
+            except ValueError:
+                noted = None  # a line torn by a kill: the one before it holds
         if not isinstance(noted, dict):
             raise RunDisturbed(self.path / DIGESTS, "not the JSON object minecheck wrote (another program changed it)")
         for name in (FINDINGS, self.results):
@@ -206,10 +215,6 @@ class RunFolder:
             if len(data) < size or hashlib.sha256(data[:size]).hexdigest() != digest:
                 raise RunDisturbed(self.path / name, "its content is not what the run wrote (another program "
                                    "changed it since); move the folder aside and start again, or use another --out")
-            if len(data) > size:
-                warn(f"{self.path / name}: {len(data) - size} bytes past what the run noted (a task in flight when it "
-                     "stopped): dropped, the task runs again")
-                replace_lines(self.path / name, data[:size].decode(errors="replace").splitlines())
 
     def settle(self, result_order: Callable[[dict], tuple], finding_order: Callable[[dict], tuple]) -> None:
         """Both files rewritten in task order (stable), whatever order the workers finished in."""
