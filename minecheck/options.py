@@ -11,8 +11,10 @@ import re
 import sys
 from pathlib import Path
 
+from minecheck.model.errors import MinecheckError
 
-class Stopped(Exception):  # noqa: N818 - a stop, not an error
+
+class Stopped(MinecheckError):  # noqa: N818 - a stop, not an error
     """Ctrl-C in a command that knows what it leaves behind: the words say what it was doing and what is kept."""
 
 

@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from minecheck.model.errors import BadFile
+from minecheck.model.errors import BadFile, MinecheckError
 from minecheck.model.numbers import whole
 
 SCHEMA_FILE = Path(__file__).with_name("schema") / "runfolder-v1.json"
@@ -79,7 +79,7 @@ def _no_constant(name: str) -> Any:
     raise _NotFinite(name)
 
 
-class _NotFinite(ValueError):
+class _NotFinite(MinecheckError, ValueError):
     """A number JSON cannot hold as a float (1e999, NaN, Infinity)."""
 
 

@@ -118,7 +118,7 @@ def test_verify_runs_each_certificate_under_the_campaigns_budget(base, tmp_path,
     stored["budget"]["cpu"] = 1.0
     (out / "campaign.json").write_text(json.dumps(stored))
 
-    def forever(row):
+    def forever(row, answer=None):
         while True:
             pass
 
