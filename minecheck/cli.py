@@ -36,6 +36,7 @@ from minecheck.model.errors import (
     RunDisturbed,
     UnknownSolver,
 )
+from minecheck.model.numbers import lift_digit_limit
 from minecheck.options import (
     CommandParser,
     Stopped,
@@ -51,6 +52,7 @@ from minecheck.playcli import add_parsers as add_play_parsers
 from minecheck.report.textview import printable
 from minecheck.running.catalogue import GROUND_TRUTH, LP_SOLVERS, REFERENCES, SUBJECTS, is_lp_solver
 from minecheck.running.discovery import remember, replay_names, require_runnable, resolve, suggest
+from minecheck.running.rundata import check_folder, check_value, loads
 from minecheck.running.runfolder import SUMMARY, holding, refuse_foreign, write_json, write_text
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_DISTURBED = 0, 1, 2, 3, 4
@@ -76,6 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return EXIT_BAD_INPUT
     args, extras = parser.parse_known_args(argv)
+    lift_digit_limit()  # counts of any length printed and written (model/numbers.py says why)
     if extras:  # reported by the command they were given to, with its usage and "did you mean"
         args.parser.unrecognized(extras)
     try:
@@ -382,13 +385,16 @@ def _n(count: int, word: str) -> str:
 
 def _verify(args: argparse.Namespace) -> int:
     """Check every certificate of a run again (certificates.jsonl and the shrunk boards' own), and that none is lost."""
+    from minecheck.campaigns.fuzz import stored_budget
     from minecheck.campaigns.shrinking import read_shrunk
     from minecheck.certify.certificates import from_json
     from minecheck.certify.export import export
-    from minecheck.check.certified import answers_by_line, read_certificates, run_gaps, verify_line
+    from minecheck.check.certified import answers_by_line, read_certificates, run_gaps
+    from minecheck.running.sandbox import run as run_sandboxed
 
     if not (args.out / "campaign.json").is_file():
         raise BadFile(f"{args.out}: not a campaign folder (no campaign.json)")
+    check_folder(args.out)  # a line without its mode, or 200,000 levels deep, is bad input (exit 2)
     rows = read_certificates(args.out)
     shrunk = read_shrunk(args.out)
     gaps = run_gaps(args.out, rows, shrunk)
@@ -397,11 +403,15 @@ def _verify(args: argparse.Namespace) -> int:
     for e in shrunk.values():  # a shrunk board's lines, beside the answers on that board
         theirs = {(a.get("mode"), a.get("solver")): a for a in e.get("answers", ())}
         for line in e.get("certificates", ()):
-            rows.append(json.loads(line))
+            where = f"{args.out / 'shrunk.jsonl'} (the certificates of shrink {e['key']})"
+            rows.append(loads(line, where))
+            check_value(rows[-1], "certificate", where)
             answers.append(theirs.get((rows[-1].get("mode"), rows[-1].get("reference"))))
     failed = []
-    for row, answer in zip(rows, answers):
-        problems = verify_line(row, answer)
+    budget, checker = stored_budget(args.out), _Verifier()
+    for row, answer in zip(rows, answers):  # each under the campaign's budget of a solver call: a huge proof ends
+        outcome = run_sandboxed(checker, "problems", (row, answer), budget)
+        problems = outcome.value if outcome.error is None else (f"not checked: {outcome.error}",)
         if problems:
             failed.append({"index": row.get("index"), "mode": row["mode"], "reference": row["reference"],
                            "problems": list(problems)})
@@ -420,6 +430,15 @@ def _verify(args: argparse.Namespace) -> int:
         print(f"{len(rows)} certificates checked again, {len(failed)} failed, {len(gaps)} missing"
               + ("" if exported is None else f"; {exported} refutations written to {args.export} (see its README.md)"))
     return EXIT_FINDINGS if failed or gaps else EXIT_OK
+
+
+class _Verifier:
+    """verify_line as a sandboxed call (running.sandbox), so that it runs under a Budget as a solver does."""
+
+    def problems(self, row: dict, answer: dict | None) -> tuple[str, ...]:
+        from minecheck.check.certified import verify_line
+
+        return verify_line(row, answer)
 
 
 def _shrink(args: argparse.Namespace) -> int:
@@ -521,6 +540,8 @@ def _fuzz(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     subjects, references, definitions = _resolve(args)
+    if args.resume:
+        check_folder(args.out)  # every file it reads back, before any is used: bad input is exit 2, never 3
     args.seed = chosen_seed(args.seed, args.out / "campaign.json" if args.resume else None)
     config = Config(args.seed, tuple(subjects), tuple(references), args.generator, budget_of(args),
                     definitions=definitions, certify=args.certify, judge_undeclared=args.judge_undeclared)

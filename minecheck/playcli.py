@@ -23,6 +23,7 @@ from minecheck.play.game import FirstClick
 from minecheck.play.players import player_names
 from minecheck.report.progress import Progress
 from minecheck.report.textview import printable
+from minecheck.running.rundata import check_folder
 from minecheck.running.runfolder import holding
 
 # The commands import what they run when they run (rich, the campaign's executors, the counter and
@@ -106,6 +107,8 @@ def _play(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     players, definitions = _players(_names(args.solvers), args.persistent)
+    if args.resume:
+        check_folder(args.out)  # every file it reads back, before any is used: bad input is exit 2, never 3
     args.seed = chosen_seed(args.seed, args.out / "play.json" if args.resume else None)
     config = PlayConfig(args.seed, players, args.size, args.first_click, budget_of(args), args.first_cell, definitions,
                         args.judge)

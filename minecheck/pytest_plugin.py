@@ -135,12 +135,9 @@ def load_board(path: Path):
 
     text = path.read_text(encoding="utf-8")
     if path.suffix == ".json":
-        from minecheck.check.findings import Finding
+        from minecheck.campaigns.regressions import load
 
-        try:
-            text = Finding.from_json(text).board
-        except (ValueError, KeyError, TypeError) as err:
-            raise BadFile(f"{path}: not a minecheck regression file ({type(err).__name__}: {err})") from None
+        text = load(path).board  # checked before use: BadFile naming the file and the field
     try:
         return parse_board(text)
     except BoardFormatError as err:

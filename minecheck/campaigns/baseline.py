@@ -36,6 +36,7 @@ from minecheck.check.findings import Finding, Kind
 from minecheck.model.board import Board
 from minecheck.model.boardtext import format_board, parse_board
 from minecheck.model.errors import BadFile, BoardFormatError
+from minecheck.running.rundata import loads
 
 SCHEMA = 2
 READS = (1, 2)  # the schemas a baseline file may have
@@ -138,7 +139,7 @@ class Baseline:
 def load(path: Path) -> Baseline:
     """Read a baseline file; ValueError naming the file on anything else."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads(path.read_text(encoding="utf-8"), f"baseline {path}")  # too deep: BadFile naming it
         if not isinstance(data, dict):
             raise BadFile(f"holds a JSON {type(data).__name__}, not a baseline object")
         if data.get("schema") not in READS:
@@ -147,6 +148,10 @@ def load(path: Path) -> Baseline:
             return Baseline(frozenset(Signature(**row) for row in data["signatures"]))
         return Baseline(frozenset(Signature(**row) for row in data.get("signatures", [])),
                         frozenset(KnownBug(**row) for row in data["bugs"]))
+    except BadFile as err:
+        if str(err).startswith(f"baseline {path}"):  # named already (nested too deep)
+            raise
+        raise BadFile(f"baseline {path}: {err}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValueError) as err:
         raise BadFile(f"baseline {path}: {err}") from None
 

@@ -45,7 +45,7 @@ from minecheck.model.budget import Budget
 from minecheck.model.errors import BadOption
 from minecheck.running.catalogue import GROUND_TRUTH, REFERENCES, SUBJECTS, is_lp_solver
 from minecheck.running.discovery import remember
-from minecheck.running.runfolder import RunFolder, claim
+from minecheck.running.runfolder import RunFolder, append_text
 
 # The default mix, a period of 51 boards.  Two boards in three walk the small sweep (small:WALK, in the
 # order of boards.small.small_walk: a covering prefix of the most varied tiny boards, then every board of
@@ -309,13 +309,9 @@ ANSWERS = "answers.jsonl"  # the kept answers of boards with findings: a line pe
 def _record(out: Path, outcome: BoardOutcome) -> None:
     """The board's line (boards.jsonl), its findings, and the answers their pages draw (answers.jsonl)."""
     if outcome.answers:
-        claim(out / ANSWERS)
-        with open(out / ANSWERS, "a") as f:
-            f.write(json.dumps({"index": outcome.index, "results": list(outcome.answers)}) + "\n")
+        append_text(out / ANSWERS, json.dumps({"index": outcome.index, "results": list(outcome.answers)}) + "\n")
     if outcome.certificates:
-        claim(out / CERTIFICATES)
-        with open(out / CERTIFICATES, "a") as f:
-            f.write("".join(line + "\n" for line in outcome.certificates))
+        append_text(out / CERTIFICATES, "".join(line + "\n" for line in outcome.certificates))
     line = {"index": outcome.index, "generator": outcome.recipe.describe(), "seconds": round(outcome.seconds, 4),
             "solver_cpu_seconds": {k: round(v, 4) for k, v in outcome.solver_cpu},
             "solver_wall_seconds": {k: round(v, 4) for k, v in outcome.solver_wall},

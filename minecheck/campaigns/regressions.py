@@ -20,7 +20,8 @@ from minecheck.campaigns.shrinking import PER_SIGNATURE, keep, read_shrunk, run_
 from minecheck.check.findings import REGRESSIONS, WHOLE_BOARD, Finding, Kind, file_name, read_findings
 from minecheck.check.shrink import has_board
 from minecheck.check.shrinkcache import finding_key
-from minecheck.model.errors import BadOption, MinecheckError
+from minecheck.model.errors import BadFile, BadOption, MinecheckError
+from minecheck.running.rundata import check_value, loads
 from minecheck.running.runfolder import make_folder, refuse_foreign, write_text
 
 
@@ -57,7 +58,23 @@ def _is_finding(path: Path) -> bool:
 
 
 def load(path: Path) -> Finding:
-    return Finding.from_json(path.read_text())
+    """A saved finding, checked before use (depth, types: running/rundata.py): BadFile naming the file and the
+    field otherwise."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise BadFile(f"{path}: not UTF-8 text (byte {err.start})") from None
+    try:
+        data = loads(text, str(path))
+    except BadFile:
+        raise
+    except ValueError as err:
+        raise BadFile(f"{path}: not JSON ({err})") from None
+    check_value(data, "finding", str(path))
+    try:
+        return Finding.from_json(text)
+    except (ValueError, KeyError, TypeError) as err:
+        raise BadFile(f"{path}: not a minecheck regression file ({type(err).__name__}: {err})") from None
 
 
 def save_shrunk(out: Path, directory: Path, per_signature: int = PER_SIGNATURE,

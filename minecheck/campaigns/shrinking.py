@@ -24,7 +24,6 @@ on a smaller board says little more than the one found.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -38,7 +37,7 @@ from minecheck.model.answers import result_to_json
 from minecheck.model.boardtext import parse_board
 from minecheck.model.budget import Budget
 from minecheck.running.discovery import remember
-from minecheck.running.runfolder import claim
+from minecheck.running.runfolder import append_text
 
 SHRINK_PATIENCE = 4.0  # a shrink goes on while a smaller board comes within this many times the last one's check
 SHRINK_FLOOR = PATIENCE_FLOOR  # CPU seconds a shrink may always spend on the next smaller board (tiny boards cost ms)
@@ -132,8 +131,4 @@ def read_shrunk(out: Path) -> dict[str, dict]:
 
 def keep(out: Path, entry: dict) -> None:
     """Append a shrink's entry to shrunk.jsonl and sync it: on disk the moment it is done."""
-    claim(out / SHRUNK)
-    with open(out / SHRUNK, "a") as f:
-        f.write(json.dumps(entry) + "\n")
-        f.flush()
-        os.fsync(f.fileno())
+    append_text(out / SHRUNK, json.dumps(entry) + "\n", sync=True)

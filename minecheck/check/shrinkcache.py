@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from minecheck.check.findings import Finding
+from minecheck.running.runfolder import append_text
 
 SHRUNK = "shrunk.jsonl"
 A = TypeVar("A")  # what a shrink function takes beside the finding: its budget
@@ -35,8 +36,7 @@ def shrink_cached(out: Path, findings: list[Finding], numbers: list[int], shrink
     work = [findings[n] for n in numbers if finding_key(findings[n]) not in cache]
     each = [arg] * len(work)
     results = pool.map(shrink_one, work, each) if pool else map(shrink_one, work, each)
-    with open(cache_path, "a") as f:
-        for entry in results:
-            cache[entry["key"]] = entry
-            f.write(json.dumps(entry) + "\n")
+    for entry in results:
+        cache[entry["key"]] = entry
+        append_text(cache_path, json.dumps(entry) + "\n")
     return {n: cache[finding_key(findings[n])] for n in numbers}

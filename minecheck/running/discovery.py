@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import re
 import shlex
 import shutil
 import sys
@@ -165,12 +166,23 @@ def _table(path: Path) -> dict[str, Definition]:
     import tomllib
 
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise UnknownSolver(f"{path}: not UTF-8 text (byte {err.start}), which TOML must be") from None
+    if toml_depth(text) > MAX_TOML_DEPTH:  # tomllib recurses once a level: refused before it reads
+        raise UnknownSolver(f"{path}: arrays or inline tables nested {toml_depth(text)} deep, more than the "
+                            f"{MAX_TOML_DEPTH} minecheck reads")
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise UnknownSolver(f"{path}: not valid TOML ({err})") from None
-    table = data
+    table, place = data, []
     for key in TABLE:
-        table = table.get(key, {}) if isinstance(table, dict) else {}
+        place.append(key)
+        table = table.get(key, {})
+        if not isinstance(table, dict):
+            raise UnknownSolver(f"{path}: {'.'.join(place)} = {str(table)[:40]}: [{'.'.join(place)}] must be a "
+                                "table (of solvers: name = \"module:attribute\" or a table)")
     origin = f"pyproject.toml at {path.parent}"
     return {name: _entry(name, value, origin, path.parent) for name, value in table.items()}
 
@@ -189,6 +201,9 @@ def _entry(name: str, value: object, origin: str, folder: Path) -> Definition:
         raise UnknownSolver(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
     if ("target" in value) == ("command" in value):
         raise UnknownSolver(f"{where}: give either target = \"module:attribute\" or command = \"...\"")
+    for key, kind in _TYPES.items():
+        if key in value and not isinstance(value[key], kind):
+            raise UnknownSolver(f"{where}: {key} = {str(value[key])[:40]}: expected {_TYPE_NAMES[key]}")
     target = value.get("target") or COMMAND + str(value["command"])
     modes = tuple(value["modes"]) if "modes" in value else None
     answers = tuple(value["answers"]) if "answers" in value else None
@@ -200,6 +215,25 @@ def _entry(name: str, value: object, origin: str, folder: Path) -> Definition:
                             "is the player's mark: the solver is given flagged boards with their flags covered)")
     return Definition(name, target, origin, None, bool(value.get("persistent", False)), modes, answers, cwd,
                       tolerance, flags)
+
+
+_TYPES = {"target": str, "command": str, "persistent": bool, "modes": list, "answers": list, "cwd": str}
+_TYPE_NAMES = {"target": "a string", "command": "a string", "persistent": "true or false",
+               "modes": "a list of strings", "answers": "a list of strings", "cwd": "a string"}
+MAX_TOML_DEPTH = 64  # levels of arrays and inline tables in a pyproject.toml
+_TOML_STRING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*')
+
+
+def toml_depth(text: str) -> int:
+    """How deep arrays and inline tables nest in TOML text (outside strings and comments), without parsing."""
+    level = deepest = 0
+    for ch in _TOML_STRING.sub("", text):
+        if ch in "[{":
+            level += 1
+            deepest = max(deepest, level)
+        elif ch in "]}":
+            level -= 1
+    return deepest
 
 
 def _tolerance(where: str, decimals: object, tolerance: object) -> float | None:

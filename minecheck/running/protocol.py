@@ -25,6 +25,7 @@ from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Ver
 from minecheck.model.board import Board, label
 from minecheck.model.boardtext import format_board
 from minecheck.model.errors import ProtocolError
+from minecheck.model.numbers import whole
 
 SCHEMA_VERSION = 1
 SCHEMA_FILE = Path(__file__).resolve().parent / "schema" / "answer-v1.json"
@@ -61,7 +62,7 @@ def decode_answer(text: str, board: Board, mode: Mode, name: str) -> SolverResul
     if not stripped:
         raise ProtocolError("the answer is empty: expected one JSON object")
     try:
-        data = json.loads(stripped, parse_constant=_no_constant)
+        data = json.loads(stripped, parse_constant=_no_constant, parse_int=whole)
     except json.JSONDecodeError as err:
         stray = _stray_lines(stripped)
         if stray:
@@ -138,8 +139,11 @@ def precision(decimals: int | None, tolerance: float | None) -> float | None:
 
 
 def _whole(value: Any) -> int | None:
-    """A count as given: an integer, a whole number written with a point (2.0), or a decimal string."""
-    return None if value is None else int(value)
+    """A count as given: an integer, a whole number written with a point (2.0), or a decimal string (of any
+    length, read by GMP: a count past 4,300 digits is a count like any other)."""
+    if value is None:
+        return None
+    return whole(value) if isinstance(value, str) else int(value)
 
 
 def _claims(data: dict, cells: list[CellAnswer]) -> frozenset[Answers]:

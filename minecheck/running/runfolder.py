@@ -21,26 +21,38 @@ The folder's *manifest* (``.minecheck-files``) names every file minecheck wrote 
 is made (``claim``).  ``overwrite`` removes those and nothing else, and refuses a folder holding any
 other file, naming it; a fresh run refuses a folder holding a file it would write over (a user's
 ``index.html``); an ``--out`` that is a symbolic link is refused, naming where it points.
+
+Every file minecheck writes is opened relative to its folder's descriptor without following a link at
+its name (a temporary file is made new, ``O_EXCL``), so a ``NAME.tmp -> a user's file`` link planted in
+the folder is RunDisturbed naming it, and nothing is written through it.  The files a run appends to are
+checked for their content too, not only their identity and size: a running SHA-256 of what was written,
+kept in memory and in ``.minecheck-digests``, is compared with the file before the run settles it and on
+``resume`` (a file blanked with spaces to the same size is RunDisturbed naming it).
 """
 
 from __future__ import annotations
 
 import errno
 import fcntl
+import hashlib
 import json
 import os
 import shutil
+import stat
 from collections.abc import Callable, Hashable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from minecheck.model.errors import BadFile, FolderRefused, RunDisturbed
+from minecheck.running.rundata import check_folder
 
 FINDINGS = "findings.jsonl"
 SUMMARY = "summary.json"
 LOCK = ".lock"
 MANIFEST = ".minecheck-files"  # the names of the files minecheck wrote in a run folder, one a line
+DIGESTS = ".minecheck-digests"  # the appended files' sizes and SHA-256 as the run left them, for resume
 RUN_FILES = ("*.jsonl", "*.json", "*.html", "junit.xml", "*.tmp")  # what a run writes, and overwrite removes
 _HELD: dict[Path, int] = {}  # folder -> the open descriptor holding its lock, for this process's life
 
@@ -68,11 +80,13 @@ class RunFolder:
         make_folder(self.path, "--out")
         stored_path = self.path / self.options
         if resume and stored_path.exists():
+            check_folder(self.path)
             stored = dict(defaults or {}) | read_json_object(stored_path)
             differ = option_differences(stored, given, ignored)
             if differ:
                 raise FolderRefused(f"cannot resume: {stored_path} holds another run ({'; '.join(differ)}); "
                                  "resume with the same options or use another --out")
+            self._check_digests()
             done = self._keep_complete(warn or (lambda _: None))
             write_json(stored_path, merged(stored, given) if merged else given)
             self._expect_as_now()
@@ -128,6 +142,7 @@ class RunFolder:
         claim(self.path / self.results)
         _append(self.path / FINDINGS, "".join(line + "\n" for line in findings), sync=True)
         _append(self.path / self.results, json.dumps(result) + "\n")
+        self._note_digests()
 
     def check_undisturbed(self) -> None:
         """RunDisturbed, naming the file and what changed, if the lock or the files this run appends to are
@@ -147,13 +162,64 @@ class RunFolder:
                 raise RunDisturbed(path, f"{_change(expected, now)} while the run wrote it (another program changed "
                                    "it); the run stopped; --resume continues it from what is whole")
 
+    def check_contents(self) -> None:
+        """RunDisturbed, naming the file, if what the files this run appends to hold is not what it wrote (the
+        same size, blanked with spaces): their SHA-256 against the one kept as they were written."""
+        for path in (self.path / FINDINGS, self.path / self.results):
+            digest = _DIGEST.get(path.resolve())
+            if digest is not None and _sha256(path) != digest.hexdigest():
+                raise RunDisturbed(path, "its content is not what the run wrote (another program changed it, "
+                                   "keeping its size); the run stopped; --resume continues it from what is whole")
+
     def _expect_as_now(self) -> None:
         for path in (self.path / FINDINGS, self.path / self.results):
             _EXPECTED[path.resolve()] = _state(path)
+            _DIGEST[path.resolve()] = hashlib.sha256(_read_bytes(path) or b"")
+        self._note_digests(anew=True)
+
+    def _note_digests(self, anew: bool = False) -> None:
+        """The appended files' sizes and SHA-256 as the run left them, a line appended to the folder's digests
+        after each record (``anew``: the file written again with that line alone), for ``resume`` to check."""
+        noted = {}
+        for path in (self.path / FINDINGS, self.path / self.results):
+            digest, state = _DIGEST.get(path.resolve()), _EXPECTED.get(path.resolve())
+            if digest is not None and state:
+                noted[path.name] = {"bytes": state[1], "sha256": digest.hexdigest()}
+        line = json.dumps(noted, sort_keys=True) + "\n"
+        if anew:
+            write_text(self.path / DIGESTS, line, sync=False)
+        else:
+            _append(self.path / DIGESTS, line)
+
+    def _check_digests(self) -> None:
+        """Before resuming: RunDisturbed, naming the file, if an appended file does not begin with what the run
+        noted it wrote (lines past it, of a task in flight when the run was killed, are read as ever: a torn
+        line dropped, findings without their task's line dropped)."""
+        noted: object = {}
+        for line in reversed((_read_bytes(self.path / DIGESTS) or b"").splitlines()):  # the last whole line
+            try:
+                noted = json.loads(line)
+                break
+            except ValueError:
+                noted = None  # a line torn by a kill: the one before it holds
+        if not isinstance(noted, dict):
+            raise RunDisturbed(self.path / DIGESTS, "not the JSON object minecheck wrote (another program changed it)")
+        for name in (FINDINGS, self.results):
+            entry = noted.get(name)
+            if entry is None:
+                continue  # a run of a minecheck that noted no digests, or a file not written yet
+            size, digest = (entry.get("bytes"), entry.get("sha256")) if isinstance(entry, dict) else (None, None)
+            data = _read_bytes(self.path / name) or b""
+            if not isinstance(size, int) or isinstance(size, bool) or not isinstance(digest, str):
+                raise RunDisturbed(self.path / DIGESTS, f"{name}: not the digest minecheck wrote")
+            if len(data) < size or hashlib.sha256(data[:size]).hexdigest() != digest:
+                raise RunDisturbed(self.path / name, "its content is not what the run wrote (another program "
+                                   "changed it since); move the folder aside and start again, or use another --out")
 
     def settle(self, result_order: Callable[[dict], tuple], finding_order: Callable[[dict], tuple]) -> None:
         """Both files rewritten in task order (stable), whatever order the workers finished in."""
         self.check_undisturbed()
+        self.check_contents()
         settle(self.path / FINDINGS, finding_order)
         settle(self.path / self.results, result_order)
         self._expect_as_now()
@@ -165,19 +231,39 @@ class RunFolder:
             seconds = json.loads((self.path / SUMMARY).read_text()).get("seconds", 0.0)
         except (OSError, ValueError, AttributeError):
             return 0.0
-        return seconds if isinstance(seconds, int | float) and seconds >= 0 else 0.0
+        if isinstance(seconds, bool) or not isinstance(seconds, int | float):
+            return 0.0
+        return seconds if 0 <= seconds < 1e12 else 0.0  # 1e999 reads as inf, which JSON cannot hold
 
 
 _UNKNOWN = ("unknown",)
-_EXPECTED: dict[Path, tuple[int, int] | None] = {}  # appended file -> (inode, size) as the run left it; None: absent
+# appended file -> (inode, size) as the run left it; None: absent.  A rewrite to the same size shows in the
+# digest, checked before the run settles its files and on resume (the change time is no witness: this kernel
+# moved it under the run's own appends now and then).
+_EXPECTED: dict[Path, tuple[int, int] | None] = {}
+_DIGEST: dict[Path, Any] = {}  # appended file -> SHA-256 of all the run wrote to it
 
 
 def _state(path: Path) -> tuple[int, int] | None:
     try:
-        st = os.stat(path)
+        st = os.stat(path, follow_symlinks=False)
     except FileNotFoundError:
         return None
     return st.st_ino, st.st_size
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    """The file's bytes, read without following a link at its name; None if it is not there."""
+    try:
+        fd = _open_in(path, os.O_RDONLY)
+    except FileNotFoundError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        return f.read()
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(_read_bytes(path) or b"").hexdigest()
 
 
 def _change(expected: tuple[int, int] | None, now: tuple[int, int] | None) -> str:
@@ -194,7 +280,7 @@ def _append(path: Path, text: str, sync: bool = False) -> None:
     """Append ``text`` whole or not at all: on a failed write (a full disk) the file is cut back to its size
     before, and RunDisturbed names it."""
     data = text.encode()
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    fd = _open_in(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
     try:
         before = os.fstat(fd).st_size
         try:
@@ -210,9 +296,41 @@ def _append(path: Path, text: str, sync: bool = False) -> None:
                 pass
             raise RunDisturbed(path, f"cannot write ({err.strerror or err}); the run stopped with every line "
                                "before whole; --resume continues it once there is room") from None
-        _EXPECTED[path.resolve()] = _state(path)
+        key = path.resolve()
+        if key in _DIGEST:
+            _DIGEST[key].update(data)
+        _EXPECTED[key] = _state(path)
     finally:
         os.close(fd)
+
+
+def append_text(path: Path, text: str, sync: bool = False) -> None:
+    """Append ``text`` to a file of the run folder (claimed), whole or not at all, never through a link."""
+    claim(path)
+    _append(path, text, sync)
+
+
+def _open_in(path: Path, flags: int, mode: int = 0o644) -> int:
+    """``path`` opened relative to its folder's descriptor, without following a link at its name: a link planted
+    there (``NAME.tmp -> a user's file``) is RunDisturbed naming it, and nothing is written through it."""
+    folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        return os.open(path.name, flags | os.O_NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=folder)
+    except OSError as err:
+        if err.errno == errno.ELOOP:
+            raise _planted(path, folder) from None
+        raise
+    finally:
+        os.close(folder)
+
+
+def _planted(path: Path, folder: int) -> RunDisturbed:
+    try:
+        target = os.readlink(path.name, dir_fd=folder)
+    except OSError:
+        target = "somewhere"
+    return RunDisturbed(path, f"a link to {target} where minecheck writes its own file (another program planted "
+                        "it): refused, nothing written through it; remove the link, then --resume")
 
 
 def _names(paths: list[Path]) -> str:
@@ -241,7 +359,7 @@ def claim(path: Path) -> None:
     if name in known:
         return
     known.add(name)
-    with open(folder / MANIFEST, "a") as f:
+    with os.fdopen(_open_in(folder / MANIFEST, os.O_WRONLY | os.O_APPEND | os.O_CREAT), "a") as f:
         f.write(name + "\n")
 
 
@@ -266,7 +384,7 @@ def claimed(folder: Path) -> list[Path]:
 
 def foreign_files(folder: Path) -> list[Path]:
     """What ``folder`` holds that minecheck did not make there (not in its manifest), in name order."""
-    ours = {p.name for p in claimed(folder)} | {LOCK, MANIFEST}
+    ours = {p.name for p in claimed(folder)} | {LOCK, MANIFEST, DIGESTS}
     return sorted(p for p in folder.iterdir() if p.name not in ours)
 
 
@@ -317,7 +435,7 @@ def holding(path: Path, option: str = "--out") -> Iterator[None]:
 def lock(path: Path) -> None:
     """Take the folder's lock for this process; ValueError naming the process that holds it already."""
     path = path.resolve()
-    fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = _open_in(path / LOCK, os.O_RDWR | os.O_CREAT)
     try:  # a POSIX record lock: held by this process alone, not by the workers and sandboxes it forks
         fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as err:
@@ -368,24 +486,46 @@ def option_differences(stored: dict, given: dict, ignored: Iterable[str] = ()) -
 
 
 def write_json(path: Path, data: object) -> None:
-    """Write a JSON file through a temporary one: a kill or a full disk leaves the old file, never half."""
-    write_text(path, json.dumps(data, indent=2) + "\n")
+    """Write a JSON file through a temporary one: a kill or a full disk leaves the old file, never half; JSON
+    that stays JSON (a NaN or an infinity is refused, never written as ``Infinity``)."""
+    write_text(path, json.dumps(data, indent=2, allow_nan=False) + "\n")
 
 
-def write_text(path: Path, text: str) -> None:
-    """Write a file whole, through a temporary one and a rename: a kill or a full disk (the OSError
-    still raised) leaves the last good file and no temporary one."""
-    tmp = path.with_name(path.name + ".tmp")
+def write_text(path: Path, text: str, sync: bool = True) -> None:
+    """Write a file whole, through a temporary one made new beside it and a rename, both relative to the
+    folder's descriptor: a kill or a full disk (the OSError still raised) leaves the last good file and no
+    temporary one; a link planted at the temporary name is RunDisturbed, never written through."""
+    tmp = path.name + ".tmp"
     claim(path)
+    folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+        fd = _create(path.with_name(tmp), folder)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+                f.flush()
+                if sync:
+                    os.fsync(f.fileno())
+            os.replace(tmp, path.name, src_dir_fd=folder, dst_dir_fd=folder)
+        except BaseException:
+            with suppress(OSError):
+                os.unlink(tmp, dir_fd=folder)
+            raise
+    finally:
+        os.close(folder)
+
+
+def _create(path: Path, folder: int) -> int:
+    """A new file at ``path`` (in ``folder``'s descriptor): a leftover of a killed run is removed first, a link
+    is refused (RunDisturbed)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        return os.open(path.name, flags, 0o644, dir_fd=folder)
+    except FileExistsError:
+        if stat.S_ISLNK(os.stat(path.name, dir_fd=folder, follow_symlinks=False).st_mode):
+            raise _planted(path, folder) from None
+        os.unlink(path.name, dir_fd=folder)
+        return os.open(path.name, flags, 0o644, dir_fd=folder)
 
 
 def _json_lines(path: Path, warn: Warn | None = None) -> list[tuple[str, dict]]:

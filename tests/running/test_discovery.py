@@ -189,3 +189,23 @@ def test_flags_as_marks_is_declared_by_a_table_for_programs_and_import_paths_or_
 def test_a_program_that_reads_flags_as_marks_is_checked_on_the_flagged_board_without_its_flags(project, capsys):
     assert main(["check", "4x1x2/F1HH", "--solvers", "markprog", "--references", "exact", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["findings"] == []
+
+
+PYPROJECTS = {  # pyproject.toml files that gave exit 3 (issue 38): each is exit 2 naming the file and the place
+    "not UTF-8": (b'[tool.minecheck.solvers]\nx = "caf\xe9"\n', "not UTF-8 text (byte 33)"),
+    "nested 5,000 deep": (b"[tool.minecheck.solvers]\nx = " + b"[" * 5000 + b"]" * 5000 + b"\n", "nested 5000 deep"),
+    "solvers = 3": (b"[tool.minecheck]\nsolvers = 3\n", "tool.minecheck.solvers = 3"),
+    "minecheck = 3": (b"[tool]\nminecheck = 3\n", "tool.minecheck = 3"),
+    "modes = 3": (b'[tool.minecheck.solvers]\nx = { command = "true", modes = 3 }\n', "modes = 3: expected a list"),
+    "cwd = 3": (b'[tool.minecheck.solvers]\nx = { command = "true", cwd = 3 }\n', "cwd = 3: expected a string"),
+}
+
+
+@pytest.mark.parametrize("content, named", PYPROJECTS.values(), ids=PYPROJECTS.keys())
+def test_a_broken_pyproject_is_exit_2_naming_the_file_and_the_place(tmp_path, monkeypatch, capsys, content, named):
+    (tmp_path / "pyproject.toml").write_bytes(content)
+    monkeypatch.chdir(tmp_path)
+    code = main(["check", "HHH/121", "--solvers", "x"])
+    err = capsys.readouterr().err
+    assert code == 2 and str(tmp_path / "pyproject.toml") in err and named in err, err
+    assert err.count("\n") == 1 and "internal error" not in err

@@ -18,6 +18,7 @@ from minecheck.cli import main
 from minecheck.engine.counter import count_board
 from minecheck.model.answers import Mode
 from minecheck.model.budget import Budget
+from minecheck.model.numbers import whole
 from minecheck.report.textview import findings_text
 from minecheck.running.discovery import FunctionSolver
 from minecheck.running.protocol import answer_schema, decode_answer, follows_schema
@@ -40,6 +41,22 @@ def test_a_count_past_2_to_the_53_is_exact_as_a_decimal_string_and_wrong_as_a_do
     assert right.findings == () and right.result("counter").layouts == math.comb(480, 99)
     (wrong,) = check_board(board(EXPERT), [counted(float)], [Mode.GLOBAL], ["exact"])  # what Number prints
     assert [f.kind for f in wrong.findings] == [Kind.COUNT]
+
+
+WIDE = "200x100x10000\n" + "\n".join(["H" * 200] * 100) + "\n"  # C(20000, 10000) layouts: 6,019 digits
+
+
+@pytest.mark.parametrize("persistent", [[], ["--persistent"]])
+def test_a_right_count_past_pythons_digit_limit_from_a_program_is_no_finding(persistent, tmp_path, capsys):
+    (tmp_path / "wide.txt").write_text(WIDE)
+    name = "cmd:" + shlex.join([sys.executable, str(PROGRAM), *persistent])
+    code = main(["check", str(tmp_path / "wide.txt"), "--solvers", name, "--references", "exact", "--json",
+                 "--timeout", "60", *persistent])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    data = json.loads(out.out, parse_int=whole)
+    assert data["findings"] == []
+    assert whole(str(data[name]["layouts"])) == math.comb(20000, 10000) > 10**5000
 
 
 @pytest.mark.parametrize("layouts, valid", [

@@ -130,7 +130,7 @@ def test_a_run_refused_for_a_folder_in_use_leaves_its_summary_alone(tmp_path, ca
         holder.wait()
 
 
-def _disturbing(out, change):
+def _disturbing(out, change, *extra: str):
     """A campaign whose folder ``change(out)`` alters after its first board: its exit code and message."""
     from minecheck.campaigns import campaign as fuzzing
 
@@ -145,7 +145,7 @@ def _disturbing(out, change):
 
     fuzzing._record = record
     try:
-        return main(["fuzz", "--seed", "1", "--boards", "4", "--out", str(out), "--jobs", "1", *FAST])
+        return main(["fuzz", "--seed", "1", "--boards", "4", "--out", str(out), "--jobs", "1", *FAST, *extra])
     finally:
         fuzzing._record = real
 
@@ -175,8 +175,9 @@ def test_a_full_disk_names_the_file_exits_4_and_leaves_no_torn_line(tmp_path, ca
     calls = []
 
     def write(fd, data):
-        if not os.readlink(f"/proc/self/fd/{fd}").startswith(str(out)):  # os is one module: pipes are not the disk
-            return real(fd, data)
+        name = os.readlink(f"/proc/self/fd/{fd}")
+        if not name.startswith(str(out)) or not name.endswith(("findings.jsonl", "boards.jsonl")):  # not pipes, nor
+            return real(fd, data)  # answers.jsonl (appended first): the disk fills between the board's two lines
         calls.append(fd)
         if len(calls) > 2:  # the first board's lines go in; then the disk is full halfway through a line
             real(fd, bytes(data[: max(1, len(data) // 2)]))
@@ -192,3 +193,84 @@ def test_a_full_disk_names_the_file_exits_4_and_leaves_no_torn_line(tmp_path, ca
     for name in ("findings.jsonl", "boards.jsonl"):
         text = (out / name).read_text()
         assert text == "" or text.endswith("\n"), f"{name} ends in a torn line"
+
+
+def _blank(path) -> None:
+    """What the hostile program of issue 38 did: every byte but the newlines a space, the same size and times."""
+    st = os.stat(path)
+    data = path.read_bytes()
+    path.write_bytes(bytes(b if b == 10 else 32 for b in data))
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+def test_findings_blanked_to_the_same_size_mid_run_stop_it_with_exit_4_naming_the_file(tmp_path, capsys):
+    out = tmp_path / "c"
+    code = main(["fuzz", "--seed", "1", "--boards", "4", "--out", str(out), "--jobs", "1", *FAST,
+                 "--solvers", "hostile_python:Lie"])
+    assert code == 1 and (out / "findings.jsonl").stat().st_size > 0
+    capsys.readouterr()
+    out = tmp_path / "d"
+    code = _disturbing(out, lambda out: _blank(out / "findings.jsonl"), "--solvers", "hostile_python:Lie")
+    err = capsys.readouterr().err
+    assert code == 4 and err.count("\n") == 1, err
+    assert str(out / "findings.jsonl") in err and "another program" in err
+
+
+def test_findings_blanked_between_runs_are_refused_on_resume_with_exit_4_naming_the_file(tmp_path, capsys):
+    out = tmp_path / "c"
+    argv = ["fuzz", "--seed", "1", "--boards", "3", "--out", str(out), "--jobs", "1", *FAST,
+            "--solvers", "hostile_python:Lie"]
+    assert main(argv) == 1
+    capsys.readouterr()
+    _blank(out / "findings.jsonl")
+    code = main([*argv[:4], "4", *argv[5:], "--resume"])
+    err = capsys.readouterr().err
+    assert code == 4 and str(out / "findings.jsonl") in err and "not what the run wrote" in err, err
+
+
+def test_the_digests_follow_a_resumed_run_so_a_clean_resume_passes(tmp_path, capsys):
+    out = tmp_path / "c"
+    argv = ["fuzz", "--seed", "1", "--boards", "2", "--out", str(out), "--jobs", "1", *FAST,
+            "--solvers", "hostile_python:Lie"]
+    assert main(argv) == 1
+    assert main([*argv[:4], "4", *argv[5:], "--resume"]) == 1
+    assert main([*argv[:4], "5", *argv[5:], "--resume"]) == 1, capsys.readouterr().err
+
+
+def test_a_link_planted_at_a_temporary_name_is_refused_and_its_target_left_untouched(tmp_path, capsys):
+    out, users = tmp_path / "c", tmp_path / "users_file.txt"
+    users.write_text("the user's own words\n")
+    code = _disturbing(out, lambda out: (out / "summary.json.tmp").symlink_to(users))
+    err = capsys.readouterr().err
+    assert code == 4 and str(out / "summary.json.tmp") in err and str(users) in err, err
+    assert users.read_text() == "the user's own words\n"
+    assert (out / "summary.json.tmp").is_symlink()
+
+
+def test_a_link_planted_at_an_appended_file_is_refused_and_its_target_left_untouched(tmp_path, capsys):
+    out, users = tmp_path / "c", tmp_path / "users_file.txt"
+    users.write_text("the user's own words\n")
+
+    def plant(out):
+        (out / "answers.jsonl").unlink(missing_ok=True)
+        (out / "answers.jsonl").symlink_to(users)
+
+    code = _disturbing(out, plant, "--solvers", "hostile_python:Lie")
+    err = capsys.readouterr().err
+    assert code == 4 and str(out / "answers.jsonl") in err, err
+    assert users.read_text() == "the user's own words\n"
+
+
+def test_a_summary_edited_to_1e999_seconds_gives_a_summary_that_stays_json_on_resume(tmp_path, capsys):
+    import json
+
+    out = tmp_path / "c"
+    assert fuzz(out, capsys)[0] == 0
+    (out / "summary.json").write_text('{"seconds": 1e999}\n')
+    assert run(["fuzz", "--seed", "1", "--boards", "3", "--out", str(out), *FAST, "--resume"], capsys)[0] == 0
+
+    def no_constant(name):
+        raise AssertionError(f"summary.json holds {name}, which is not JSON")
+
+    summary = json.loads((out / "summary.json").read_text(), parse_constant=no_constant)
+    assert 0 <= summary["seconds"] < 1e12

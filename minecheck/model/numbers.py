@@ -1,0 +1,36 @@
+"""Numbers of any length at minecheck's edges: a board's count of layouts can pass Python's 4,300-digit
+limit on int<->str conversion (C(15000, 7500) has 4,515 digits), so that limit is lifted for minecheck's
+own numbers, and a decimal string from outside (a program's answer, a file) is read by GMP instead.
+
+Why both: Python's conversion takes time quadratic in the digits (a million digits: 11 s to read, 33 s to
+write here), which is what the limit guards against, while GMP's (gmpy2, a dependency already) takes
+0.07 s.  What minecheck writes is its own exact counts, bounded by the boards it counts; what it reads may
+come from a hostile program with 64 MiB of digits, so every untrusted read goes through ``whole``.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+
+import gmpy2
+
+PYTHON_DIGITS = 4000  # below Python's own limit (4,300): shorter strings are read by int() as ever
+
+
+def lift_digit_limit() -> None:
+    """No digit limit on minecheck's own int<->str conversions (a count printed, a JSON line written); called
+    once where a command starts, and inherited by the workers it forks."""
+    sys.set_int_max_str_digits(0)
+
+
+def whole(text: str) -> int:
+    """A decimal integer of any length, read in GMP's sub-quadratic time (json.loads' ``parse_int``)."""
+    if len(text) <= PYTHON_DIGITS:
+        return int(text)
+    return int(gmpy2.mpz(text))
+
+
+def finite(value: float, otherwise: float = 0.0) -> float:
+    """A float that JSON can hold: ``otherwise`` in place of NaN or an infinity."""
+    return value if math.isfinite(value) else otherwise
