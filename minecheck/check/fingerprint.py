@@ -147,9 +147,10 @@ def _failure_shape(f: Finding, board: Board | None) -> str:
         "its standard error") else []
     frames = [m.group(1) for line in stderr for m in [_PY_FRAME.search(line) or _JAVA_FRAME.search(line)] if m]
     where = frame.group(1) if frame else (frames[-1] if frames else "")
-    if stderr and not frame:  # a program: its last line of standard error names what it raised
-        message = f"{message}; its standard error ends {stderr[-1].strip()}"
     shape = _normalised(message)[:120]
+    if stderr and not frame:  # a program: its last line of standard error names what it raised (kept whole:
+        # the protocol's own words come first and are long, so a cut of the two together lost the engine's)
+        shape = f"{shape}; its standard error ends {_normalised(stderr[-1])[:120]}"
     return f"{shape} at {where}" if where else shape
 
 

@@ -39,6 +39,18 @@ def test_a_programs_crash_is_read_from_its_last_line_of_standard_error_and_its_l
     assert "81723" not in fingerprint(a).shape
 
 
+def test_a_programs_last_line_of_standard_error_tells_two_crashes_apart_after_a_long_exit_message():
+    # the protocol's own words for a persistent program that died are long: the engine's line must survive them
+    says = ("Crash: the program exited with status 1 (in persistent mode it must answer a line per request and "
+            "keep running)")
+    overflow = crash(says, detail="its standard error ended with:\nthread 28461 panic: integer overflow")
+    again = crash(says, detail="its standard error ended with:\nthread 9 panic: integer overflow")
+    refused = crash(says, detail="its standard error ended with:\nExpected positive integer number of mines")
+    assert fingerprint(overflow) == fingerprint(again)
+    assert fingerprint(overflow) != fingerprint(refused)
+    assert "integer overflow" in fingerprint(overflow).words
+
+
 def test_a_crash_on_a_board_impossible_at_a_digit_is_another_bug_than_on_a_possible_board():
     assert fingerprint(crash("ValueError: x", "2x1\nF0\n")) != fingerprint(crash("ValueError: x", "2x1\nH1\n"))
     assert "impossible" in fingerprint(crash("ValueError: x", "1x1\n1\n")).board
