@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
@@ -73,7 +74,10 @@ class Finding:
         if self.recipe is not None:
             data["recipe"] = {"generator": self.recipe.generator, "params": dict(self.recipe.params),
                               "seed": self.recipe.seed}
-        return json.dumps(data, sort_keys=True)
+        try:
+            return json.dumps(data, sort_keys=True, allow_nan=False)
+        except ValueError:  # a float that is not finite (a z-score of inf, a NaN a solver said): JSON has none
+            return json.dumps(_finite(data), sort_keys=True, allow_nan=False)
 
     @staticmethod
     def from_json(line: str) -> Finding:
@@ -82,6 +86,17 @@ class Finding:
         recipe = None if rec is None else Recipe(rec["generator"], tuple(sorted(rec["params"].items())), rec["seed"])
         return Finding(kind=Kind(data.pop("kind")), mode=Mode(data.pop("mode")), cells=tuple(data.pop("cells")),
                        recipe=recipe, **data)
+
+
+def _finite(value: object) -> object:
+    """``value`` with every non-finite float written as text ("inf", "nan"), so that the line stays JSON."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return repr(value)
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
 
 
 def read_findings(out: Path) -> list[Finding]:
