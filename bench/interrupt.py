@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -32,8 +33,8 @@ def _catch_sigint() -> None:
 
 
 def interrupted(argv: list[str], wait_for: str | None, after: float, folder: Path) -> tuple[float, str]:
-    """Start the command, send SIGINT ``after`` seconds after ``wait_for`` shows on its stderr (or after its
-    start), and time how long it takes to end; the seconds and the last lines it printed."""
+    """Start the command, send SIGINT ``after`` seconds after ``wait_for`` (a regular expression) matches its
+    stderr (or after its start), and time how long it takes to end; the seconds and the last lines it printed."""
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     err = folder / "stderr.txt"
     with err.open("w") as sink:
@@ -44,7 +45,7 @@ def interrupted(argv: list[str], wait_for: str | None, after: float, folder: Pat
         while time.perf_counter() - start < 120:
             if proc.poll() is not None:
                 return float("nan"), "ended before the signal: " + err.read_text()[-300:]
-            if seen is None and wait_for in err.read_text():
+            if seen is None and re.search(wait_for, err.read_text()):
                 seen = time.perf_counter()
             if seen is not None and time.perf_counter() - seen >= after:
                 break
@@ -72,7 +73,7 @@ def main() -> None:
         "fuzz, boards": (["fuzz", "--seed", "1", "--boards", "400", "--out", "run", "--jobs", "2"],
                          "fuzz: boards", 8.0),
         "fuzz, shrinking": (["fuzz", "--seed", "1", "--boards", "8", "--out", "run", "--jobs", "2"],
-                            " findings", 1.0),  # shrinks run beside the boards from the first finding on
+                            r"findings, \d+/[1-9]\d* shrunk", 1.0),  # once a shrink is queued, not before
         "shrink": (["shrink", BIG, "--solvers", "dpll@seed", "--shrink-time", "60"], None, 4.0),
         "check": (["check", BIG, "--solvers", "gibbs@fixed,dpll@seed", "--mode", "local"], None, 1.5),
     }
