@@ -11,6 +11,7 @@ so a Contradiction keeps its exact words.  tests/engine/test_scan.py checks that
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import filterfalse
 
 from minecheck.engine.constraints import ConstraintSystem, Equation, build_constraints, split_components
 from minecheck.model.board import COVERED, FLAG, Board, neighbours
@@ -52,7 +53,7 @@ def equations_of(reading: Reading) -> Parts:
     equations = tuple(Equation(tuple(around[d]), cells[d] - flagged.get(d, 0), d) for d in sorted(around))
     in_frontier = {c for cs in around.values() for c in cs}
     frontier = tuple(sorted(in_frontier))
-    off = tuple(c for c in covered if c not in in_frontier)
+    off = tuple(filterfalse(in_frontier.__contains__, covered))
     remaining = None if board.total_mines is None else board.total_mines - flags
     return board, equations, frontier, off, remaining
 
