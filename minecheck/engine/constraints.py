@@ -13,6 +13,8 @@ from minecheck.model.answers import Mode, SolverResult
 from minecheck.model.board import Board, label
 from minecheck.model.errors import EngineError
 
+_new = object.__new__
+
 
 class Contradiction(EngineError, ValueError):
     """A digit that no layout can satisfy, named by its cell (row and column from 0)."""
@@ -38,6 +40,26 @@ class Box:
 
     cells: tuple[int, ...]
     equations: tuple[int, ...]  # indices into the component's equations
+
+
+def make_equation(cells: tuple[int, ...], mines: int, source: int) -> Equation:
+    """``Equation(cells, mines, source)``, the same object made in half the time: the instance's dict filled
+    at once, not through the frozen class's ``object.__setattr__`` per field (a small call makes a dozen)."""
+    eq = _new(Equation)
+    fields = eq.__dict__
+    fields["cells"] = cells
+    fields["mines"] = mines
+    fields["source"] = source
+    return eq
+
+
+def make_box(cells: tuple[int, ...], equations: tuple[int, ...]) -> Box:
+    """``Box(cells, equations)``, made as ``make_equation`` makes an equation."""
+    box = _new(Box)
+    fields = box.__dict__
+    fields["cells"] = cells
+    fields["equations"] = equations
+    return box
 
 
 @dataclass(frozen=True)
@@ -139,7 +161,7 @@ def split_components(equations: tuple[Equation, ...]) -> tuple[Component, ...]:
     if not equations:
         return ()
     if not any(parent):  # the usual case: one component, whose indices are the equations' own
-        return (Component(tuple(cells), equations, tuple([Box(tuple(box), key) for key, box in by_key.items()])),)
+        return (Component(tuple(cells), equations, tuple([make_box(tuple(box), key) for key, box in by_key.items()])),)
     position = [0] * len(equations)  # an equation's index within its component
     equations_of: dict[int, list[Equation]] = {}
     for index, eq in enumerate(equations):
@@ -151,7 +173,7 @@ def split_components(equations: tuple[Equation, ...]) -> tuple[Component, ...]:
         cells_of.setdefault(parent[member[cell][0]], []).append(cell)
     boxes_of: dict[int, list[Box]] = {root: [] for root in cells_of}
     for key, box in by_key.items():
-        boxes_of[parent[key[0]]].append(Box(tuple(box), tuple([position[e] for e in key])))
+        boxes_of[parent[key[0]]].append(make_box(tuple(box), tuple([position[e] for e in key])))
     return tuple(Component(tuple(cells), tuple(equations_of[root]), tuple(boxes_of[root]))
                  for root, cells in cells_of.items())
 

@@ -13,7 +13,13 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import filterfalse
 
-from minecheck.engine.constraints import ConstraintSystem, Equation, build_constraints, split_components
+from minecheck.engine.constraints import (
+    ConstraintSystem,
+    Equation,
+    build_constraints,
+    make_equation,
+    split_components,
+)
 from minecheck.model.board import COVERED, FLAG, Board, neighbours
 
 TABLE = 1 << 16  # cells: a board up to this size keeps a table per size; a bigger one, only the cells walked
@@ -50,7 +56,7 @@ def equations_of(reading: Reading) -> Parts:
     """The digits' equations (by their cell), the frontier, the cells off it and the mines left."""
     board, covered, flags, around, flagged = reading
     cells = board.cells
-    equations = tuple(Equation(tuple(around[d]), cells[d] - flagged.get(d, 0), d) for d in sorted(around))
+    equations = tuple([make_equation(tuple(around[d]), cells[d] - flagged.get(d, 0), d) for d in sorted(around)])
     in_frontier = {c for cs in around.values() for c in cs}
     frontier = tuple(sorted(in_frontier))
     off = tuple(filterfalse(in_frontier.__contains__, covered))

@@ -126,7 +126,7 @@ def enumerate_boxes(comp: Component, budget: int = BUDGET) -> ComponentCount | N
         size = len(box.cells)
         for e in box.equations:
             later[e] -= size
-        steps.append((size, WAYS[size], tuple((e, later[e]) for e in box.equations), box.equations))
+        steps.append((size, WAYS[size], tuple([(e, later[e]) for e in box.equations]), box.equations))
     last = len(boxes)
     mines = [0] * last
     by_mines = [0] * (n + 1)
@@ -168,8 +168,11 @@ def enumerate_boxes(comp: Component, budget: int = BUDGET) -> ComponentCount | N
         return None
     per_cell: dict[int, tuple[int, ...]] = {}
     for box, count in zip(boxes, box_mines):
-        size = len(box.cells)  # each cell of the box has 1/size of its mines
-        per_cell.update(dict.fromkeys(box.cells, tuple(count) if size == 1 else tuple([v // size for v in count])))
+        if len(box.cells) == 1:  # most boxes of a small component
+            per_cell[box.cells[0]] = tuple(count)
+        else:  # each cell of the box has 1/size of its mines
+            size = len(box.cells)
+            per_cell.update(dict.fromkeys(box.cells, tuple([v // size for v in count])))
     return ComponentCount(comp, tuple(by_mines), tuple(map(per_cell.__getitem__, comp.cells)))
 
 
