@@ -47,7 +47,8 @@ def default_mode(board: Board) -> Mode:
 def count_board(board: Board, mode: Mode | str | None = None) -> Count:
     """Count a board; an impossible board is a Count with consistent=False and a reason.  ``mode``: a Mode,
     or its name as a protocol function is given it ("local", "global")."""
-    mode = Mode(mode) if mode else default_mode(board)
+    if not isinstance(mode, Mode):  # (Mode(Mode.GLOBAL) would cost a microsecond of Enum machinery)
+        mode = Mode(mode) if mode else default_mode(board)
     if mode is Mode.GLOBAL and board.total_mines is None:
         raise ValueError("the global mode needs the total mine count (a header WxHxM)")
     if board.size > LARGE:  # (a small board's count does without the context manager's microseconds)
