@@ -1,6 +1,6 @@
 """Benchmark: minecheck's exact counter against ms_toollib's probability engine, side by side in one run.
 
-    python bench/toollib.py [--quick]
+    python bench/toollib.py [--quick] [--seed S] [--stages]
 
 Both engines take the board as the user has it and give every covered cell's mine probability
 in the global mode (the total mine count known):
@@ -12,22 +12,28 @@ in the global mode (the total mine count known):
 
 The sets: stuck play positions (``recipe("play", seed, level=...)``, seeds 0-199, or 0-39 with
 --quick) and stress boards (30x16, density 0.2 and 0.25, open_prob 0.1-0.3, seeds 0-99, or 0-11)
-whose largest component has 90-134 cells; the full run adds, beyond the targets, the first eight
+whose largest component has 90-134 cells; ``--seed S`` starts both runs of seeds at S instead of 0,
+for positions the counter was never tuned on; the full run adds, beyond the targets, the first eight
 ``recipe("stress", seed)`` boards (one component of about 300 cells).  Each board is timed 5
 times per engine (3 with --quick), alternating, and the fastest run counts.
 
 The targets (issue 12): minecheck's median at most ms_toollib's on the stuck play positions of
 each level; minecheck within 2x of ms_toollib on every board of the large-component set.  Every
 board where the two engines' probabilities differ by more than 1e-9 is printed in full.
+
+``--stages`` prints, before the table, what one call on a stuck Beginner position costs per stage of
+the counter (``minecheck.engine.counter.STAGES``), in microseconds and as shares of the whole.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from minecheck.boards.generators import generate_board, recipe
 from minecheck.engine.constraints import build_constraints
@@ -103,14 +109,15 @@ def time_board(name: str, board: Board, repeats: int) -> Timing:
     return Timing(name, board, min(ours), min(theirs) if theirs else None, diff)
 
 
-def play_positions(level: str, n: int) -> list[tuple[str, Board]]:
-    return [(f"play level={level} seed={s}", generate_board(recipe("play", s, level=level))) for s in range(n)]
+def play_positions(level: str, n: int, first: int = 0) -> list[tuple[str, Board]]:
+    return [(f"play level={level} seed={s}", generate_board(recipe("play", s, level=level)))
+            for s in range(first, first + n)]
 
 
-def large_boards(seeds: int) -> list[tuple[str, Board]]:
+def large_boards(seeds: int, first: int = 0) -> list[tuple[str, Board]]:
     """Stress boards (30x16) whose largest component has 90-134 cells: loose, wide components."""
     out = []
-    for seed in range(seeds):
+    for seed in range(first, first + seeds):
         for density in (0.2, 0.25):
             for open_prob in (0.1, 0.2, 0.3):
                 rec = recipe("stress", seed, density=density, open_prob=open_prob)
@@ -124,6 +131,31 @@ def large_boards(seeds: int) -> list[tuple[str, Board]]:
 def huge_boards(seeds: int) -> list[tuple[str, Board]]:
     """Stress boards as ``recipe("stress", seed)`` makes them: one component of about 300 cells."""
     return [(f"stress seed={s}", generate_board(recipe("stress", s))) for s in range(seeds)]
+
+
+def print_stages(boards: list[Board], rounds: int = 30, repeats: int = 10) -> None:
+    """Per stage of the counter (``STAGES``, each fed what the stage before gave): its time on each board,
+    the fastest of ``rounds`` rounds of ``repeats`` calls, then the mean and median over the boards."""
+    from minecheck.engine.counter import STAGES  # only here: the run without stages times any minecheck
+    per_stage: dict[str, list[float]] = {name: [] for name, _ in STAGES}
+    for board in boards:
+        value = Board(board.width, board.height, board.cells, board.total_mines)
+        for name, stage in STAGES:
+            fastest = math.inf
+            for _ in range(rounds):
+                start = time.perf_counter()
+                for _ in range(repeats):
+                    stage(value)
+                fastest = min(fastest, (time.perf_counter() - start) / repeats)
+            per_stage[name].append(fastest)
+            value = stage(value)
+    total = sum(statistics.fmean(ts) for ts in per_stage.values())
+    print(f"\na call on a stuck Beginner position, per stage ({len(boards)} positions; microseconds)")
+    print(f"{'stage':32} {'mean':>8} {'median':>8} {'share':>6}")
+    for name, ts in per_stage.items():
+        mean = statistics.fmean(ts)
+        print(f"{name:32} {1e6 * mean:8.1f} {1e6 * statistics.median(ts):8.1f} {mean / total:6.0%}")
+    print(f"{'all':32} {1e6 * total:8.1f}")
 
 
 def ms(t: float | None) -> str:
@@ -148,14 +180,20 @@ def row(title: str, boards: int, ours: float, theirs: float | None, target: floa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer boards and repeats (under a minute)")
+    parser.add_argument("--seed", type=int, default=0, help="the first seed of the play positions and the "
+                        "stress boards (default 0): another start gives positions the counter was not tuned on")
+    parser.add_argument("--stages", action="store_true", help="first, the cost of a call per stage of the counter")
     args = parser.parse_args()
     plays, seeds, repeats = (40, 12, 3) if args.quick else (200, 100, 5)
+    print(f"load average: {open('/proc/loadavg').read().strip()}" if Path("/proc/loadavg").exists() else "")
     if ms_toollib is None:
         print("note: ms_toollib is not installed (pip install ms_toollib): its columns and the targets are skipped")
+    if args.stages:
+        print_stages([b for _, b in play_positions("beginner", plays, args.seed)])
 
-    levels = {lv: [time_board(n, b, repeats) for n, b in play_positions(lv, plays)]
+    levels = {lv: [time_board(n, b, repeats) for n, b in play_positions(lv, plays, args.seed)]
               for lv in ("beginner", "intermediate", "expert")}
-    large = [time_board(n, b, repeats) for n, b in large_boards(seeds)]
+    large = [time_board(n, b, repeats) for n, b in large_boards(seeds, args.seed)]
     huge = [] if args.quick else [time_board(n, b, 1) for n, b in huge_boards(8)]
 
     def theirs(rows: list[Timing], summary: Callable[[list[float]], float]) -> float | None:

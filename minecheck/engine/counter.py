@@ -16,13 +16,14 @@ from itertools import repeat
 from operator import mul
 
 from minecheck.engine.constraints import Component, ConstraintSystem, Contradiction
-from minecheck.engine.scan import read_constraints
+from minecheck.engine.scan import equations_of, read_board, read_constraints, system_of
 from minecheck.engine.sweep import ComponentCount, count_component
-from minecheck.engine.weights import weigh
+from minecheck.engine.weights import Weighting, weigh
 from minecheck.model.answers import Mode
 from minecheck.model.board import Board, label
 
 LARGE = 10_000  # cells: counting a board this big pauses the cycle collector
+Weighed = tuple[ConstraintSystem, tuple[ComponentCount, ...], Weighting]
 
 __all__ = ["Count", "ComponentCount", "count_board", "count_system", "count_component", "default_mode"]
 
@@ -46,7 +47,8 @@ def default_mode(board: Board) -> Mode:
 def count_board(board: Board, mode: Mode | str | None = None) -> Count:
     """Count a board; an impossible board is a Count with consistent=False and a reason.  ``mode``: a Mode,
     or its name as a protocol function is given it ("local", "global")."""
-    mode = Mode(mode) if mode else default_mode(board)
+    if not isinstance(mode, Mode):  # (Mode(Mode.GLOBAL) would cost a microsecond of Enum machinery)
+        mode = Mode(mode) if mode else default_mode(board)
     if mode is Mode.GLOBAL and board.total_mines is None:
         raise ValueError("the global mode needs the total mine count (a header WxHxM)")
     if board.size > LARGE:  # (a small board's count does without the context manager's microseconds)
@@ -77,14 +79,27 @@ def _no_cycle_collection():
 
 
 def count_system(system: ConstraintSystem, mode: Mode) -> Count:
-    counts = tuple(count_component(c) for c in system.components)
-    board = system.board
+    counted = _counted(system)
+    counts = counted[1]
     for cc in counts:
         if cc.layouts == 0:
-            return Count(mode, False, _no_layout_reason(board, cc.component), 0, counts, ())
+            return Count(mode, False, _no_layout_reason(system.board, cc.component), 0, counts, ())
     if mode is Mode.LOCAL:
         return _local(system, counts)
-    return _global(system, counts)
+    weighed = _weighed(counted)
+    if weighed[2].layouts == 0:
+        return _no_total(*weighed)
+    return _global(weighed)
+
+
+def _counted(system: ConstraintSystem) -> tuple[ConstraintSystem, tuple[ComponentCount, ...]]:
+    return system, tuple(count_component(c) for c in system.components)
+
+
+def _weighed(counted: tuple[ConstraintSystem, tuple[ComponentCount, ...]]) -> Weighed:
+    system, counts = counted
+    assert system.mines_remaining is not None
+    return system, counts, weigh([cc.by_mines for cc in counts], len(system.off_frontier), system.mines_remaining)
 
 
 def _local(system: ConstraintSystem, counts: tuple[ComponentCount, ...]) -> Count:
@@ -102,19 +117,21 @@ def _local(system: ConstraintSystem, counts: tuple[ComponentCount, ...]) -> Coun
     return Count(Mode.LOCAL, True, None, layouts, counts, _every_covered_cell(system, probs, None))
 
 
-def _global(system: ConstraintSystem, counts: tuple[ComponentCount, ...]) -> Count:
+def _no_total(system: ConstraintSystem, counts: tuple[ComponentCount, ...], weighting: Weighting) -> Count:
+    """The global mode's answer when no layout holds the total."""
+    off, remaining = len(system.off_frontier), system.mines_remaining
+    polys = [cc.by_mines for cc in counts]
+    low = sum(_lowest(p) for p in polys)
+    high = sum(_highest(p) for p in polys)
+    reason = (f"no layout holds exactly {remaining} remaining mines: the frontier holds {low} to "
+              f"{high} and {off} covered cells lie off the frontier")
+    return Count(Mode.GLOBAL, False, reason, 0, counts, ())
+
+
+def _global(weighed: Weighed) -> Count:
+    system, counts, weighting = weighed
     off, remaining = len(system.off_frontier), system.mines_remaining
     assert remaining is not None
-    polys = [cc.by_mines for cc in counts]
-    weighting = weigh(polys, off, remaining)
-    layouts = weighting.layouts
-    if layouts == 0:
-        low = sum(_lowest(p) for p in polys)
-        high = sum(_highest(p) for p in polys)
-        reason = (f"no layout holds exactly {remaining} remaining mines: the frontier holds {low} to "
-                  f"{high} and {off} covered cells lie off the frontier")
-        return Count(Mode.GLOBAL, False, reason, 0, counts, ())
-
     probs: dict[int, Fraction] = {}
     loose_mines = 0  # summed over the loose components' cells: their mines, in units of the loose norm
     for cc, low, weight, norm, tight in zip(counts, weighting.low, weighting.weights, weighting.norms,
@@ -131,7 +148,19 @@ def _global(system: ConstraintSystem, counts: tuple[ComponentCount, ...]) -> Cou
     # the off-frontier cells are alike: together they hold the remaining mines the frontier does not
     rest = weighting.loose
     p_off = Fraction((remaining - weighting.tight_mines) * rest - loose_mines, off * rest) if off else None
-    return Count(Mode.GLOBAL, True, None, layouts, counts, _every_covered_cell(system, probs, p_off))
+    return Count(Mode.GLOBAL, True, None, weighting.layouts, counts, _every_covered_cell(system, probs, p_off))
+
+
+# A call on a consistent board in the global mode, stage by stage, each fed what the stage before gave
+# (bench/toollib.py --stages times them): what ``count_board(board, Mode.GLOBAL)`` does.
+STAGES = (
+    ("read the board", read_board),
+    ("build the equations", equations_of),
+    ("split into components", system_of),
+    ("count each component", _counted),
+    ("weigh the components", _weighed),
+    ("build the answer", _global),
+)
 
 
 def _every_covered_cell(system: ConstraintSystem, frontier: dict[int, Fraction],

@@ -11,18 +11,37 @@ so a Contradiction keeps its exact words.  tests/engine/test_scan.py checks that
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import filterfalse
 
-from minecheck.engine.constraints import ConstraintSystem, Equation, build_constraints, split_components
+from minecheck.engine.constraints import (
+    ConstraintSystem,
+    Equation,
+    build_constraints,
+    make_equation,
+    split_components,
+)
 from minecheck.model.board import COVERED, FLAG, Board, neighbours
 
 TABLE = 1 << 16  # cells: a board up to this size keeps a table per size; a bigger one, only the cells walked
 
 # per digit next to a covered cell: those cells (ascending); per digit next to a flag: how many
 Around = tuple[dict[int, list[int]], dict[int, int]]
+# the walk's result: the board, its covered cells, how many flags, and the Around
+Reading = tuple[Board, list[int], int, dict[int, list[int]], dict[int, int]]
+# the system before its split: board, equations, frontier, off-frontier cells, mines remaining
+Parts = tuple[Board, tuple[Equation, ...], tuple[int, ...], tuple[int, ...], int | None]
 
 
 def read_constraints(board: Board) -> ConstraintSystem:
     """The board's ConstraintSystem, equal to ``build_constraints(board)``; raises its Contradiction."""
+    reading = read_board(board)
+    if reading is None:
+        return build_constraints(board)  # a digit no layout meets: the reference names it
+    return system_of(equations_of(reading))
+
+
+def read_board(board: Board) -> Reading | None:
+    """The walk over the cells: per digit its covered neighbours and flags; None if some digit cannot be met."""
     cells, width, height = board.cells, board.width, board.height
     covered, flags = _where(cells, COVERED), _where(cells, FLAG)
     if 2 * (len(covered) + len(flags)) <= len(cells):
@@ -30,14 +49,24 @@ def read_constraints(board: Board) -> ConstraintSystem:
     else:  # the digits are listed only for a board too big for a table (a fresh board lists them anew)
         found = _from_digits(cells, neighbour_table(width, height) if len(cells) <= TABLE else
                              _neighbours_of(width, height, board.digits))
-    if found is None:
-        return build_constraints(board)  # a digit no layout meets: the reference names it
-    around, flagged = found
-    equations = tuple(Equation(tuple(around[d]), cells[d] - flagged.get(d, 0), d) for d in sorted(around))
+    return None if found is None else (board, covered, len(flags), *found)
+
+
+def equations_of(reading: Reading) -> Parts:
+    """The digits' equations (by their cell), the frontier, the cells off it and the mines left."""
+    board, covered, flags, around, flagged = reading
+    cells = board.cells
+    equations = tuple([make_equation(tuple(around[d]), cells[d] - flagged.get(d, 0), d) for d in sorted(around)])
     in_frontier = {c for cs in around.values() for c in cs}
     frontier = tuple(sorted(in_frontier))
-    off = tuple(c for c in covered if c not in in_frontier)
-    remaining = None if board.total_mines is None else board.total_mines - len(flags)
+    off = tuple(filterfalse(in_frontier.__contains__, covered))
+    remaining = None if board.total_mines is None else board.total_mines - flags
+    return board, equations, frontier, off, remaining
+
+
+def system_of(parts: Parts) -> ConstraintSystem:
+    """The system, its equations split into components."""
+    board, equations, frontier, off, remaining = parts
     return ConstraintSystem(board, frontier, equations, split_components(equations), off, remaining)
 
 

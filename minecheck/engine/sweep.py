@@ -116,60 +116,68 @@ def _one_box(comp: Component) -> ComponentCount:
 def enumerate_boxes(comp: Component, budget: int = BUDGET) -> ComponentCount | None:
     """Backtracking over the boxes, one family of layouts per leaf; None past ``budget`` search nodes.
 
-    A component of a few tight boxes has few families: visiting them beats setting up the sweep.
+    A component of a few tight boxes has few families: visiting them beats setting up the sweep.  The
+    mines each equation still owes travel packed in one int, a field per equation, as in the sweep's states.
     """
     boxes, n = comp.boxes, len(comp.cells)
-    owed = [eq.mines for eq in comp.equations]
     later = [len(eq.cells) for eq in comp.equations]
-    steps = []  # per box: its size, its ways, and per equation (index, its cells in the boxes after)
+    opened = [False] * len(later)
+    steps = []  # per box: its size, its ways, the equations it opens and touches (packed), their checks
     for box in boxes:
-        size = len(box.cells)
+        size, opens, touch, checks = len(box.cells), 0, 0, []
         for e in box.equations:
+            shift = FIELD * e
+            if not opened[e]:
+                opened[e] = True
+                opens += comp.equations[e].mines << shift
             later[e] -= size
-        steps.append((size, WAYS[size], tuple((e, later[e]) for e in box.equations), box.equations))
-    last = len(boxes)
-    mines = [0] * last
+            touch += 1 << shift
+            checks.append((shift, later[e]))
+        steps.append((size, WAYS[size], opens, touch, tuple(checks)))
+    last = len(boxes) - 1
+    mines = [0] * len(boxes)  # the mines of each box on the path to the node
     by_mines = [0] * (n + 1)
     box_mines = [[0] * (n + 1) for _ in boxes]
-    nodes = 0
+    nodes = 1
 
-    def visit(pos: int, ways: int, k: int) -> bool:
+    def visit(pos: int, key: int, ways: int, k: int) -> bool:
         nonlocal nodes
-        nodes += 1
+        size, ways_j, opens, touch, checks = steps[pos]
+        key += opens
+        lo, hi = 0, size  # the mines the box can take: no equation overpaid, none left short
+        for shift, after in checks:
+            owed = (key >> shift) & 15
+            if owed < hi:
+                hi = owed
+            if owed - after > lo:
+                lo = owed - after
+        nodes += hi - lo + 1  # the children, counted before they are visited
         if nodes > budget:
             return False
-        if pos == last:
-            by_mines[k] += ways
-            for count, j in zip(box_mines, mines):
-                if j:
-                    count[k] += ways * j
+        if pos == last:  # the leaves: the last box closes every equation still open
+            for j in range(lo, hi + 1):
+                at, leaf = k + j, ways * ways_j[j]
+                by_mines[at] += leaf
+                mines[pos] = j
+                for count, m in zip(box_mines, mines):
+                    if m:
+                        count[at] += leaf * m
             return True
-        size, ways_j, checks, eqs = steps[pos]
-        lo, hi = 0, size  # the mines the box can take: no equation overpaid, none left short
-        for e, after in checks:
-            o = owed[e]
-            if o < hi:
-                hi = o
-            if o - after > lo:
-                lo = o - after
         for j in range(lo, hi + 1):
-            for e in eqs:
-                owed[e] -= j
             mines[pos] = j
-            done = visit(pos + 1, ways * ways_j[j], k + j)
-            for e in eqs:
-                owed[e] += j
-            if not done:
+            if not visit(pos + 1, key - j * touch, ways * ways_j[j], k + j):
                 return False
-        mines[pos] = 0
         return True
 
-    if not visit(0, 1, 0):
+    if not visit(0, 0, 1, 0):
         return None
     per_cell: dict[int, tuple[int, ...]] = {}
     for box, count in zip(boxes, box_mines):
-        size = len(box.cells)  # each cell of the box has 1/size of its mines
-        per_cell.update(dict.fromkeys(box.cells, tuple(count) if size == 1 else tuple([v // size for v in count])))
+        if len(box.cells) == 1:  # most boxes of a small component
+            per_cell[box.cells[0]] = tuple(count)
+        else:  # each cell of the box has 1/size of its mines
+            size = len(box.cells)
+            per_cell.update(dict.fromkeys(box.cells, tuple([v // size for v in count])))
     return ComponentCount(comp, tuple(by_mines), tuple(map(per_cell.__getitem__, comp.cells)))
 
 

@@ -53,6 +53,8 @@ class Weighting:
 
 def weigh(polys: list[tuple[int, ...]], off: int, remaining: int) -> Weighting:
     """The weights of every component for ``remaining`` mines over the polys and ``off`` off-frontier cells."""
+    if len(polys) == 1:
+        return _one(polys[0], off, remaining)
     lows, trimmed = [], []
     for p in polys:  # each poly cut to the mine counts it has layouts for (and the frontier can hold)
         low, high = 0, len(p) - 1
@@ -91,6 +93,29 @@ def weigh(polys: list[tuple[int, ...]], off: int, remaining: int) -> Weighting:
     layouts = scale * rest if scale.bit_length() < BIG or rest.bit_length() < BIG else int(gmpy2.mpz(scale) * rest)
     is_tight = tuple(len(p) == 1 for p in trimmed)
     return Weighting(layouts, tuple(lows), tuple(weights), tuple(norms), rest, is_tight, tight_mines)
+
+
+def _one(poly: tuple[int, ...], off: int, remaining: int) -> Weighting:
+    """``weigh`` of one component (most small positions): its weights are the tail itself, nothing to correlate."""
+    low, high = 0, len(poly) - 1
+    while low <= high and not poly[low]:
+        low += 1
+    spare = remaining - low
+    if spare < 0 or low > high:
+        return _no_layout([low])
+    high = min(high, low + spare)
+    while not poly[high]:
+        high -= 1
+    if high == low:  # tight: every layout holds the same mines
+        rest = comb(off, spare)
+        if not rest:
+            return _no_layout([low])
+        return Weighting(poly[low] * rest, (low,), ((1,),), (poly[low],), rest, (True,), low)
+    t = tail(off, spare, high - low)
+    rest = sum(map(int.__mul__, poly[low:high + 1], t))
+    if not rest:
+        return _no_layout([low])
+    return Weighting(rest, (low,), (tuple(t),), (rest,), rest, (False,), 0)
 
 
 def _no_layout(lows: list[int]) -> Weighting:
