@@ -31,7 +31,7 @@ from minecheck.check.certified import certify_checks, with_certificate
 from minecheck.check.crosscheck import BoardCheck, check_board
 from minecheck.check.findings import Finding, Kind
 from minecheck.check.fingerprint import bug_key, fingerprint
-from minecheck.check.shrink import PATIENCE_FLOOR, has_board, shrink
+from minecheck.check.shrink import PATIENCE_FLOOR, has_board, has_cause, minimal_cause, shrink
 from minecheck.check.shrinkcache import SHRUNK, finding_key
 from minecheck.model.answers import result_to_json
 from minecheck.model.boardtext import parse_board
@@ -93,9 +93,24 @@ def run_job(job: ShrinkJob) -> dict:
     entry["answers"] = [] if check is None else [result_to_json(r) for r in check.results]
     entry["shows"] = sorted({fingerprint(g).key for g in (check.findings if check is not None else (shown,))
                              if g.subject == f.subject})  # every bug of its solver the small board shows
+    cause = cause_of(result.finding, job.budget, job.seconds / 2, job.judge_undeclared)
+    if cause is not None:
+        entry["cause"] = cause
     if certified:
         entry["certificates"] = [c.line() for c in certified]
     return entry
+
+
+def cause_of(shrunk: Finding, budget: Budget | None, seconds: float, judge_undeclared: bool = False,
+             solver=None) -> dict | None:
+    """A shrunk wrong answer's minimal cause (``check.shrink.minimal_cause``): the board and what it shows, as
+    shrunk.jsonl keeps it; None for a failure (a crash keeps its origin) or a cause cut short."""
+    if not has_cause(shrunk):
+        return None
+    cause = minimal_cause(shrunk, budget, seconds=seconds, solver=solver, judge_undeclared=judge_undeclared)
+    if cause.stats.cut_short:
+        return None  # maybe not the smallest: two such are no evidence of one cause
+    return {"board": cause.finding.board, "key": fingerprint(cause.finding).key}
 
 
 def _check(f: Finding, budget: Budget, judge_undeclared: bool = False) -> BoardCheck | None:
