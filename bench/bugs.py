@@ -7,7 +7,8 @@ solver (two of one kind among them, the case a signature hides: two crashes, two
 the same boards of the
 default campaign (``--boards`` of seed ``--seed``, boards past ``MAX_CELLS`` cells left out so that a run
 takes minutes), against ``exact``, in this process; the first finding of each bug is shrunk (``--shrink``
-CPU seconds at most) and the bugs merged as a campaign merges them (``minecheck.campaigns.bugs``).
+CPU seconds at most), its minimal cause found (half that), and the bugs merged as a campaign merges them
+(``minecheck.campaigns.bugs``).
 
 Printed per subject: the planted faults, findings, signatures (kind, solver, reference, mode), bugs before
 merging (solver and fingerprint) and after, and what each bug shows.  Targets: one bug per planted fault

@@ -143,11 +143,13 @@ def still_wrong(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, solver
 
 
 def minimal_cause(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, seconds: float | None = None,
-                  solver: Solver | None = None, judge_undeclared: bool = False) -> Shrunk:
+                  solver: Solver | None = None, judge_undeclared: bool = False, patience: float | None = None,
+                  cost: float | None = None) -> Shrunk:
     """A shrunk finding's board shrunk on, by ``still_wrong``: the smallest board on which its solver still
-    misreads (``campaigns.bugs`` merges two bugs whose causes are one board)."""
+    misreads (``campaigns.bugs`` merges two bugs whose causes are one board).  Bounded as ``shrink`` is."""
     return shrink(finding, budget, max_calls=CAUSE_CALLS, seconds=seconds, solver=solver,
-                  predicate=still_wrong(finding, budget, solver, judge_undeclared), judge_undeclared=judge_undeclared)
+                  predicate=still_wrong(finding, budget, solver, judge_undeclared), judge_undeclared=judge_undeclared,
+                  patience=patience, cost=cost)
 
 
 def has_board(finding: Finding) -> bool:
