@@ -6,8 +6,8 @@ its first finding in report order is shrunk (``shrinking.representatives``).  Af
 one solver are one bug when their small boards say so, read by faces (``fingerprint.face``: the kind and the
 shape, without the board's class, and for a wrong answer without what varies with the board's shape):
 
-* the same face: two shrunk findings that show the same thing (a flag the impossibility needs, or the total
-  the global mode needs, no longer tells them apart);
+* the same fingerprint but for the board's class (``fingerprint.classless``): a flag the impossibility needs,
+  or the total the global mode needs, no longer tells two shrunk findings apart;
 * each small board shows the other's face as well (one misread digit gives a wrong verdict, count and
   probability on one board; one way only is two faults on one board: a rounding everywhere and a wrong
   density off the frontier both show on a board with cells off the frontier);
@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from minecheck.check.findings import Finding
-from minecheck.check.fingerprint import FAILURES, Fingerprint, bug_id, bug_key, face, fingerprint
+from minecheck.check.fingerprint import FAILURES, Fingerprint, bug_id, bug_key, classless, face, fingerprint
 from minecheck.check.shrinkcache import finding_key
 from minecheck.model.board import Board
 from minecheck.model.boardtext import parse_board
@@ -116,13 +116,13 @@ def bugs(findings: list[Finding], shrunk: dict[str, dict]) -> list[Bug]:
 
 
 def _same(a: Bug, a_shows: set[str], b: Bug, b_shows: set[str]) -> bool:
-    """Whether two groups' small boards show one bug: the same face, each board the other's face, or the same
-    minimal cause (the module's docstring says why each)."""
+    """Whether two groups' small boards show one bug: the same fingerprint but for the class, each board the
+    other's face, or the same minimal cause (the module's docstring says why each)."""
     if a.shrunk is None or b.shrunk is None:
         return False
-    a_face, b_face = face(a.shrunk.key), face(b.shrunk.key)
-    if a_face == b_face:
+    if classless(a.shrunk.key) == classless(b.shrunk.key):
         return True
+    a_face, b_face = face(a.shrunk.key), face(b.shrunk.key)
     if a_face in {face(k) for k in b_shows} and b_face in {face(k) for k in a_shows}:
         return True
     failure = a.shrunk.kind in FAILURES or b.shrunk.kind in FAILURES  # its origin is its name: no cause

@@ -77,6 +77,13 @@ NUMERIC = ("NaN or inf: an overflow", "outside [0, 1]", "a rounding", "rounded t
 # representation failing (and a count's wrap, "wraps ..."): a fault of arithmetic, told apart from a misreading
 
 
+def classless(key: str) -> str:
+    """A fingerprint key without the board's class (a failure's kept whole): what two shrunk findings must share
+    to be one bug by their faces alone."""
+    kind, _, rest = key.partition("|")
+    return key if kind in FAILURES else f"{kind}|{rest.partition('|')[2]}"
+
+
 def face(key: str) -> str:
     """A fingerprint key read coarsely, as bugs are merged after shrinking: the kind and the shape without the
     board's class (the shrinker keeps whatever class the small board needs: a flag that makes it impossible,

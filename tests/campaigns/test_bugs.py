@@ -76,6 +76,12 @@ def test_impossible_boards_called_possible_merge_whether_or_not_the_impossibilit
     assert len(bugs([flagged, plain], {finding_key(flagged): entry(flagged), finding_key(plain): entry(plain)})) == 1
 
 
+def test_two_faces_of_one_coarse_kind_alone_on_their_boards_stay_two_bugs():
+    missed = verdict("unknown", "safe", "3x1\nH0H\n", 0)  # both miss a certain cell, each alone on its board
+    silent = verdict("no answer", "mine", "3x1\nH1F\n", 1)
+    assert len(bugs([missed, silent], {finding_key(missed): entry(missed), finding_key(silent): entry(silent)})) == 2
+
+
 def test_groups_whose_minimal_causes_are_one_board_up_to_a_mirror_merge():
     called = impossible("4x1\nFHH1\n", 0)  # a dropped digit: an impossible board called possible ...
     wrong = verdict("unknown", "safe", "3x3\nHHm\nHH1\n0HH\n", 1)  # ... and a certain cell missed
