@@ -123,7 +123,9 @@ def _same(a: Bug, a_shows: set[str], b: Bug, b_shows: set[str]) -> bool:
     if classless(a.shrunk.key) == classless(b.shrunk.key):
         return True
     a_face, b_face = face(a.shrunk.key), face(b.shrunk.key)
-    if a_face in {face(k) for k in b_shows} and b_face in {face(k) for k in a_shows}:
+    a_else = {face(k) for k in a_shows if k != a.shrunk.key}  # what else each small board shows: two faces
+    b_else = {face(k) for k in b_shows if k != b.shrunk.key}  # alike alone on their boards are no evidence
+    if a_face in b_else and b_face in a_else:
         return True
     failure = a.shrunk.kind in FAILURES or b.shrunk.kind in FAILURES  # its origin is its name: no cause
     return not failure and a.cause is not None and b.cause is not None and same_board(a.cause, b.cause)

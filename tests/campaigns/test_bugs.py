@@ -78,7 +78,7 @@ def test_impossible_boards_called_possible_merge_whether_or_not_the_impossibilit
 
 def test_two_faces_of_one_coarse_kind_alone_on_their_boards_stay_two_bugs():
     missed = verdict("unknown", "safe", "3x1\nH0H\n", 0)  # both miss a certain cell, each alone on its board
-    silent = verdict("no answer", "mine", "3x1\nH1F\n", 1)
+    silent = Finding(Kind.VERDICT, "x", "exact", Mode.LOCAL, (2,), "no answer", "mine", "4x1\nF1HH\n", index=1)
     assert len(bugs([missed, silent], {finding_key(missed): entry(missed), finding_key(silent): entry(silent)})) == 2
 
 
