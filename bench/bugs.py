@@ -7,7 +7,8 @@ solver (two of one kind among them, the case a signature hides: two crashes, two
 the same boards of the
 default campaign (``--boards`` of seed ``--seed``, boards past ``MAX_CELLS`` cells left out so that a run
 takes minutes), against ``exact``, in this process; the first finding of each bug is shrunk (``--shrink``
-CPU seconds at most) and the bugs merged as a campaign merges them (``minecheck.campaigns.bugs``).
+CPU seconds at most), its minimal cause found (half that), and the bugs merged as a campaign merges them
+(``minecheck.campaigns.bugs``).
 
 Printed per subject: the planted faults, findings, signatures (kind, solver, reference, mode), bugs before
 merging (solver and fingerprint) and after, and what each bug shows.  Targets: one bug per planted fault
@@ -30,7 +31,7 @@ from minecheck.boards.generators import generate_board  # noqa: E402
 from minecheck.campaigns.bugs import bugs, groups  # noqa: E402
 from minecheck.campaigns.fuzz import Config, board_recipe  # noqa: E402
 from minecheck.campaigns.publish import ordered  # noqa: E402
-from minecheck.campaigns.shrinking import shrinkable  # noqa: E402
+from minecheck.campaigns.shrinking import cause_of, shrinkable  # noqa: E402
 from minecheck.check.crosscheck import check_board  # noqa: E402
 from minecheck.check.fingerprint import fingerprint  # noqa: E402
 from minecheck.check.shrink import shrink  # noqa: E402
@@ -96,8 +97,9 @@ def measure(names: tuple[str, ...], made: list, shrink_seconds: float) -> dict:
             small = parse_board(result.finding.board)
             (check,) = check_board(small, [solver], [result.finding.mode], ["exact"])
             shows = sorted({fingerprint(g).key for g in check.findings})  # as shrinking.run_job keeps them
-            shrunk[finding_key(findings[n])] = {"finding": result.finding.to_json(), "stats": asdict(result.stats),
-                                                "shows": shows}
+            entry = {"finding": result.finding.to_json(), "stats": asdict(result.stats), "shows": shows}
+            cause = cause_of(result.finding, None, shrink_seconds / 2, solver=solver)  # as shrinking.run_job does
+            shrunk[finding_key(findings[n])] = entry | ({"cause": cause} if cause else {})
     found = bugs(findings, shrunk)
     return {"faults": names, "findings": len(findings), "signatures": len({f.signature for f in findings}),
             "before": len(firsts), "after": len(found), "bugs": found}
@@ -128,7 +130,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n{' + '.join(row['faults'])}:")
             for b in row["bugs"]:
                 board = (b.board or "").strip().replace("\n", "/")
-                print(f"  {b.id} {len(b.findings):3d} findings, {len(b.keys)} groups: {b.words}  [{board}]")
+                cause = (b.cause or "").strip().replace("\n", "/")
+                print(f"  {b.id} {len(b.findings):3d} findings, {len(b.keys)} groups: {b.words}  [{board}] "
+                      f"cause [{cause}]")
     print(f"\n{time.perf_counter() - start:.0f} s")
     return 0
 

@@ -2,14 +2,24 @@
 small, none hidden behind another of the same kind.
 
 Before shrinking, a bug is every finding of one solver with one fingerprint (``check.fingerprint.bug_key``);
-its first finding in report order is shrunk (``shrinking.representatives``).  After shrinking, bugs whose
-small boards show the same thing merge: the same solver, and the same fingerprint of the shrunk finding, or
-two small boards each of which shows the other's fingerprint too (the shrink's entry lists every fingerprint
-of its solver on the small board: one misread digit gives a wrong verdict, count and probability on one board).
-The shrinker drops the flags and every cell a bug does not need, so a fault met on boards with and without
-flags shrinks to one class of board, and its groups come together; a fault that needs the flags keeps them,
-and stays apart (as Hypothesis keeps its distinct failures, and C-Reduce one interestingness test).  A
-group whose shrink is missing (not done, failed) stays apart.
+its first finding in report order is shrunk (``shrinking.representatives``).  After shrinking, two groups of
+one solver are one bug when their small boards say so, read by faces (``fingerprint.face``: the kind and the
+shape, without the board's class, and for a wrong answer without what varies with the board's shape):
+
+* the same fingerprint but for the board's class (``fingerprint.classless``): a flag the impossibility needs,
+  or the total the global mode needs, no longer tells two shrunk findings apart;
+* each small board shows the other's face as well (one misread digit gives a wrong verdict, count and
+  probability on one board; one way only is two faults on one board: a rounding everywhere and a wrong
+  density off the frontier both show on a board with cells off the frontier);
+* the same minimal cause: each shrunk wrong answer is shrunk on with one interestingness test, "the solver
+  still misreads this board" (``check.shrink.minimal_cause``, as C-Reduce keeps one test), and two whose
+  causes are one board, up to its mirrors and turns and leaving the total out, are one bug: a dropped digit's
+  wrong count, wrong probabilities and impossible board called possible all come down to ``2x1/0H``.
+
+A crash, a timeout or a broken answer keeps its whole fingerprint (its origin is its name) and has no cause:
+two crashes stay two bugs.  An arithmetic face (a rounding, an overflow, a wrap) is shrunk to its cause as
+itself, so a rounding everywhere and a misreading in one solver stay two.  A group whose shrink is missing
+(not done, failed) stays apart.
 """
 
 from __future__ import annotations
@@ -17,8 +27,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from minecheck.check.findings import Finding
-from minecheck.check.fingerprint import Fingerprint, bug_id, bug_key, fingerprint
+from minecheck.check.fingerprint import FAILURES, Fingerprint, bug_id, bug_key, classless, face, fingerprint
 from minecheck.check.shrinkcache import finding_key
+from minecheck.model.board import Board
+from minecheck.model.boardtext import parse_board
+from minecheck.model.errors import BoardFormatError
 
 
 @dataclass(frozen=True)
@@ -34,6 +47,7 @@ class Bug:
     board: str | None = None  # the shrunk board's text, when its shrink is done
     cut_short: bool = False  # the shrink's budget ran out before a 1-minimal board
     keys: tuple[str, ...] = ()  # the fingerprint keys of the groups it merges (its own first)
+    cause: str | None = None  # the shrunk finding's minimal cause board, when one was found
 
     @property
     def groups(self) -> tuple[str, ...]:
@@ -49,7 +63,7 @@ class Bug:
         return {"id": self.id, "subject": self.subject, "kind": self.fingerprint.kind, "fingerprint": self.words,
                 "key": self.fingerprint.key, "shrunk_key": self.shrunk.key if self.shrunk else None,
                 "findings": len(self.findings), "first": self.first, "board": self.board,
-                "cut_short": self.cut_short, "groups": list(self.groups)}
+                "cut_short": self.cut_short, "groups": list(self.groups), "cause": self.cause}
 
 
 def groups(findings: list[Finding]) -> dict[tuple[str, str], list[int]]:
@@ -71,9 +85,10 @@ def bugs(findings: list[Finding], shrunk: dict[str, dict]) -> list[Bug]:
         first = numbers[0]
         entry = shrunk.get(finding_key(findings[first]))
         small = Finding.from_json(entry["finding"]) if entry is not None and "finding" in entry else None
+        cause = (entry.get("cause") or {}).get("board") if small is not None else None
         own.append(Bug(bug_id(subject, key), subject, fingerprint(findings[first]), tuple(numbers), first,
                        None if small is None else fingerprint(small), None if small is None else small.board,
-                       bool(small is not None and entry["stats"].get("cut_short")), (key,)))
+                       bool(small is not None and entry["stats"].get("cut_short")), (key,), cause))
         shows.append(set(entry.get("shows", ())) if small is not None else set())
     parent = list(range(len(own)))
 
@@ -96,18 +111,49 @@ def bugs(findings: list[Finding], shrunk: dict[str, dict]) -> list[Bug]:
         else:
             kept = merged[r]
             merged[r] = Bug(kept.id, kept.subject, kept.fingerprint, tuple(sorted(kept.findings + b.findings)),
-                            kept.first, kept.shrunk, kept.board, kept.cut_short, kept.keys + b.keys)
+                            kept.first, kept.shrunk, kept.board, kept.cut_short, kept.keys + b.keys, kept.cause)
     return sorted(merged.values(), key=lambda b: b.first)
 
 
 def _same(a: Bug, a_shows: set[str], b: Bug, b_shows: set[str]) -> bool:
-    """Whether two groups' small boards show the same thing: the same shrunk fingerprint, or each small board
-    shows the other's fingerprint as well (one way only is two faults on one board: a rounding everywhere and
-    a wrong density off the frontier both show on a board with cells off the frontier)."""
-    a_key = a.shrunk.key if a.shrunk is not None else a.fingerprint.key
-    b_key = b.shrunk.key if b.shrunk is not None else b.fingerprint.key
-    same_small = a.shrunk is not None and b.shrunk is not None and a_key == b_key
-    return same_small or (a_key in b_shows and b_key in a_shows)
+    """Whether two groups' small boards show one bug: the same fingerprint but for the class, each board the
+    other's face, or the same minimal cause (the module's docstring says why each)."""
+    if a.shrunk is None or b.shrunk is None:
+        return False
+    if classless(a.shrunk.key) == classless(b.shrunk.key):
+        return True
+    a_face, b_face = face(a.shrunk.key), face(b.shrunk.key)
+    a_else = {face(k) for k in a_shows if k != a.shrunk.key}  # what else each small board shows: two faces
+    b_else = {face(k) for k in b_shows if k != b.shrunk.key}  # alike alone on their boards are no evidence
+    if a_face in b_else and b_face in a_else:
+        return True
+    failure = a.shrunk.kind in FAILURES or b.shrunk.kind in FAILURES  # its origin is its name: no cause
+    return not failure and a.cause is not None and b.cause is not None and same_board(a.cause, b.cause)
+
+
+def same_board(a: str, b: str) -> bool:
+    """Whether two boards' texts are one board up to its mirrors and turns, the total left out (a cause in the
+    global mode keeps a total that the local mode's has not)."""
+    try:
+        first, second = parse_board(a), parse_board(b)
+    except BoardFormatError:
+        return False
+    return _grid(second) in {_grid(t) for t in _symmetries(first)}
+
+
+def _grid(board: Board) -> tuple:
+    return board.width, board.height, board.cells
+
+
+def _symmetries(board: Board) -> list[Board]:
+    """The board under each of the square's 8 symmetries (a non-square board's turns change its shape)."""
+    rows = [board.cells[r * board.width:(r + 1) * board.width] for r in range(board.height)]
+    out = []
+    for _ in range(4):
+        for grid in (rows, [row[::-1] for row in rows]):
+            out.append(Board(len(grid[0]), len(grid), tuple(v for row in grid for v in row)))
+        rows = [list(col) for col in zip(*rows[::-1])]  # a quarter turn
+    return out
 
 
 def bug_of(found: list[Bug]) -> dict[int, Bug]:

@@ -61,9 +61,12 @@ from minecheck.running.runfolder import RunFolder, append_text
 # Six walk slots of the 34 give way to the boards real engines' bugs need (issue 37), each twice in 51: a game
 # stuck where the player must guess, with 10 to 1,000 layouts and its proved mines left covered (guess: boards 11
 # and 36), a sample of the boards of 8 to 12 cells, past the sweep (sample: boards 12 and 26), and a game played
-# without flags (beginner at 14, intermediate at 29).  They come after board 10: the boards before it are the
-# first that show the existing rows of docs/reach.md (a row at 10 needs walk board 6 at board 9), so the walk
-# keeps 28 boards in 51.
+# without flags (beginner at 14, intermediate at 29).  The first guess board is board 9: the walk's own first
+# board, a lone flag (1x1/F), shows nothing the one-row boards after it do not (a crash on a one-wide board), so
+# the mix visits it seventh (``walk_board``) and the six walk boards that each first show a row of
+# docs/reach.md come one slot sooner, leaving board 9 free.  The other boards up to 10 are each the first to show
+# some row (the deep reveal, a digit contradiction, the wide numeric board), so the sample boards come after
+# (12 and 26).  The walk keeps 28 boards in 51.
 # Measured with bench/reach.py: every seed defect and planted fault that a board can show alone, first
 # shown within a median of 10 boards and at worst 50 (docs/reach.md).
 WALK = 7
@@ -99,7 +102,8 @@ GUESS = ("guess", ())  # must guess, 10 to 1,000 layouts, proved mines covered
 SAMPLE = ("sample", ())  # 8 to 12 cells
 NO_FLAGS = ("play", (("flags", False), ("level", "beginner")))  # a game as a player without flags leaves it
 NO_FLAGS_INTERMEDIATE = ("play", (("flags", False), ("level", "intermediate")))
-INSTEAD_OF_WALK = {11: GUESS, 12: SAMPLE, 14: NO_FLAGS, 26: SAMPLE, 29: NO_FLAGS_INTERMEDIATE, 36: GUESS}
+INSTEAD_OF_WALK = {9: GUESS, 12: SAMPLE, 14: NO_FLAGS, 26: SAMPLE, 29: NO_FLAGS_INTERMEDIATE, 36: GUESS}
+LONE_FLAG_STEP = 6  # the walk step at which the mix visits the walk's first board (walk_board)
 MIX: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = tuple(
     INSTEAD_OF_WALK.get(i, entry)
     for i, entry in enumerate(entry for drawn in DRAWN for entry in (SMALL, drawn, SMALL)))
@@ -154,7 +158,7 @@ def board_recipe(config: Config, index: int) -> Recipe:
         name, params = MIX[index % len(MIX)]
         if (name, params) == SMALL:
             walk = small_walk(WALK)
-            return small_recipe(WALK, walk[walk_step(index) % len(walk)])
+            return small_recipe(WALK, walk[walk_board(walk_step(index)) % len(walk)])
         return recipe(name, seed, **dict(params))
     name, _, level = config.generator.partition(":")
     if name == "small":
@@ -170,6 +174,14 @@ def walk_step(index: int) -> int:
     the walk's last board, 92,000 boards into a campaign, it starts again)."""
     per_period = MIX.count(SMALL)
     return index // len(MIX) * per_period + MIX[:index % len(MIX)].count(SMALL)
+
+
+def walk_board(step: int) -> int:
+    """Which board of the walk the mix visits at walk ``step``: the walk's own order, but for its first board
+    (a lone flag, 1x1/F), visited at step ``LONE_FLAG_STEP`` after the six that follow it."""
+    if step < LONE_FLAG_STEP:
+        return step + 1
+    return 0 if step == LONE_FLAG_STEP else step
 
 
 def sweep_cells(generator: str) -> int:

@@ -16,6 +16,9 @@ before the first; at least ``SHRINK_FLOOR`` seconds and ``check.shrink.PATIENCE_
 a big board is cheaper than the last: a slow engine's shrink of a big board goes on while each step pays
 (bench/big_crash.py: a 5,184-cell board to 9 cells), one that finds nothing smaller stops after a few times
 its board's cost, and a busy machine shrinks as far as a quiet one (CPU time and calls, never wall-clock).
+A shrunk wrong answer is then shrunk on to its minimal cause (``check.shrink.minimal_cause``: the smallest board
+on which its solver still misreads, with the same patience, half the cap and ``CAUSE_CALLS`` checks), kept in
+its entry beside the small board, for merging bugs (``campaigns.bugs``).
 A timeout finding is not shrunk
 unless asked (``--shrink-timeouts``): every board tried would cost its whole CPU budget, and a timeout
 on a smaller board says little more than the one found.
@@ -31,7 +34,7 @@ from minecheck.check.certified import certify_checks, with_certificate
 from minecheck.check.crosscheck import BoardCheck, check_board
 from minecheck.check.findings import Finding, Kind
 from minecheck.check.fingerprint import bug_key, fingerprint
-from minecheck.check.shrink import PATIENCE_FLOOR, has_board, shrink
+from minecheck.check.shrink import PATIENCE_FLOOR, has_board, has_cause, minimal_cause, shrink
 from minecheck.check.shrinkcache import SHRUNK, finding_key
 from minecheck.model.answers import result_to_json
 from minecheck.model.boardtext import parse_board
@@ -93,9 +96,26 @@ def run_job(job: ShrinkJob) -> dict:
     entry["answers"] = [] if check is None else [result_to_json(r) for r in check.results]
     entry["shows"] = sorted({fingerprint(g).key for g in (check.findings if check is not None else (shown,))
                              if g.subject == f.subject})  # every bug of its solver the small board shows
+    cause = cause_of(result.finding, job.budget, job.seconds / 2, job.judge_undeclared, cost=job.cost)
+    if cause is not None:
+        entry["cause"] = cause
     if certified:
         entry["certificates"] = [c.line() for c in certified]
     return entry
+
+
+def cause_of(shrunk: Finding, budget: Budget | None, seconds: float, judge_undeclared: bool = False,
+             solver=None, cost: float | None = None) -> dict | None:
+    """A shrunk wrong answer's minimal cause (``check.shrink.minimal_cause``, with the shrink's patience): the
+    board and what it shows, as shrunk.jsonl keeps it; None for a failure (a crash keeps its origin) or a cause
+    cut short."""
+    if not has_cause(shrunk):
+        return None
+    cause = minimal_cause(shrunk, budget, seconds=seconds, solver=solver, judge_undeclared=judge_undeclared,
+                          patience=SHRINK_PATIENCE, cost=cost)
+    if cause.stats.cut_short:
+        return None  # maybe not the smallest: two such are no evidence of one cause
+    return {"board": cause.finding.board, "key": fingerprint(cause.finding).key}
 
 
 def _check(f: Finding, budget: Budget, judge_undeclared: bool = False) -> BoardCheck | None:

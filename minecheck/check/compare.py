@@ -4,7 +4,9 @@ Rules, in order: a declined answer is skipped; an error is a crash (or timeout);
 inconsistent board must be inconsistent for the subject too, if it declares that it judges
 consistency (one that does not is not judged on such a board at all, whatever it does there:
 ``not_judged``); then
-verdicts, counts and probabilities, each only if the subject declares that it answers them.
+verdicts, counts and probabilities, each only if the subject declares that it answers them; an answer it does
+not declare is not judged even when it breaks the protocol (``not_judged_in_part``), unless
+``--judge-undeclared``.
 Probabilities are judged at the precision the subject declares (``SolverResult.tolerance``:
 "decimals" or "tolerance" in the protocol), else exactly when they are fractions and within
 ``TOLERANCE`` when they are floats; estimates (with a standard error and no declared precision)
@@ -24,7 +26,7 @@ from fractions import Fraction
 from minecheck.check.findings import Difference, Kind
 from minecheck.check.numerals import count_reading, probability_reading, show_pair, verdict_reading
 from minecheck.check.stats import probability_outliers
-from minecheck.model.answers import TOLERANCE, Answers, CellAnswer, SolverResult, Verdict
+from minecheck.model.answers import TOLERANCE, UNDECLARED, Answers, CellAnswer, SolverResult, Verdict
 
 
 def not_judged(subject: SolverResult, declared: frozenset[Answers], reference: SolverResult,
@@ -41,6 +43,22 @@ def not_judged(subject: SolverResult, declared: frozenset[Answers], reference: S
     if not judge_undeclared:
         return f"{why} (it failed there: {subject.failure.kind})" if subject.failure is not None else why
     return why if subject.failure is None and subject.consistent is None else None
+
+
+def undeclared_complaint(subject: SolverResult) -> str | None:
+    """The protocol's complaint about an answer the subject does not declare (``protocol.decode_declared``: the
+    rest of its answer was read without it), or None."""
+    return dict(subject.extra).get(UNDECLARED)
+
+
+def not_judged_in_part(subject: SolverResult, judge_undeclared: bool = False) -> str | None:
+    """Why an answer the subject gave is not judged though the rest is: it broke the protocol in an answer the
+    subject does not declare (a probability of 2.0 from a solver of verdicts), whatever the board.  With
+    ``judge_undeclared`` it is judged: a protocol finding, as any broken answer."""
+    complaint = undeclared_complaint(subject)
+    if complaint is None or judge_undeclared:
+        return None
+    return f"an answer it does not declare broke the protocol, not judged ({complaint})"
 
 
 LOOSE_PROBABILITY = "no digit touches it, and the local mode has no total: it has no probability to compare with"
@@ -78,6 +96,8 @@ def compare(subject: SolverResult, declared: frozenset[Answers], reference: Solv
         failure = subject.failure
         said = f"its standard error ended with:\n{failure.stderr}" if failure.stderr else ""
         return [Difference(Kind(failure.kind.value), (), failure.message, "an answer", said)]
+    if judge_undeclared and undeclared_complaint(subject) is not None:  # judged as the broken answer it is
+        return [Difference(Kind.PROTOCOL, (), undeclared_complaint(subject), "an answer")]
     if subject.claims is not None:
         declared = declared & subject.claims
     return [replace(d, detail=_with_reading(d.detail, subject))

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from minecheck.boards.recipe import Recipe
-from minecheck.check.compare import compare, not_comparable, not_judged
+from minecheck.check.compare import compare, not_comparable, not_judged, not_judged_in_part
 from minecheck.check.findings import Finding, Kind
 from minecheck.model.answers import Mode, SolverResult
 from minecheck.model.board import Board, label
@@ -166,6 +166,8 @@ def _compared(board: Board, mode: Mode, results: dict[str, SolverResult], everyo
         why = None if truth.error else not_judged(result, everyone[name].answers, truth, judge_undeclared)
         if why:
             unjudged.append((name, why))
+        elif not_judged_in_part(result, judge_undeclared):
+            unjudged.append((name, not_judged_in_part(result, judge_undeclared)))
         apart = [] if why else not_comparable(result, everyone[name].answers, truth, loose)
         uncompared += [(name, cells, reason) for cells, reason in apart]
         extra = {"not_comparable": "; ".join(not_comparable_text(board, *a) for a in apart)} if apart else {}

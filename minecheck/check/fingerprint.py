@@ -70,6 +70,48 @@ def bug_key(finding: Finding) -> tuple[str, str]:
     return (finding.subject, fingerprint(finding).key)
 
 
+# -- faces: what a shrunk finding shows, read coarsely, for merging after shrinking --------------------
+
+FAILURES = ("crash", "timeout", "protocol")  # kinds whose fingerprint is their origin: never coarsened
+NUMERIC = ("NaN or inf: an overflow", "outside [0, 1]", "a rounding", "rounded to a double")  # a number's
+# representation failing (and a count's wrap, "wraps ..."): a fault of arithmetic, told apart from a misreading
+
+
+def classless(key: str) -> str:
+    """A fingerprint key without the board's class (a failure's kept whole): what two shrunk findings must share
+    to be one bug by their faces alone."""
+    kind, _, rest = key.partition("|")
+    return key if kind in FAILURES else f"{kind}|{rest.partition('|')[2]}"
+
+
+def face(key: str) -> str:
+    """A fingerprint key read coarsely, as bugs are merged after shrinking: the kind and the shape without the
+    board's class (the shrinker keeps whatever class the small board needs: a flag that makes it impossible,
+    a total the global mode needs) and, for a wrong answer, without what varies with the board's shape: where
+    a probability is wrong, how far a count is off, which way a certain cell is missed.  A failure (crash,
+    timeout, protocol) keeps its whole key: its origin is its name."""
+    kind, _, rest = key.partition("|")
+    if kind in FAILURES:
+        return key
+    shape = rest.partition("|")[2]
+    if kind == "probability":
+        first = shape.split(", ")[0]
+        shape = first if first in NUMERIC or first.startswith("a sampler's") else "wrong values"
+    elif kind == "count" and not (shape in NUMERIC or shape.startswith("wraps")):
+        shape = "a wrong count"
+    elif kind == "verdict":
+        shape = {"undetermined for certain": "misses a certain cell", "no answer for certain": "misses a certain cell",
+                 "safe for mine": "the opposite certainty", "mine for safe": "the opposite certainty"}.get(shape, shape)
+    return f"{kind}|{shape}"
+
+
+def arithmetic(face_: str) -> bool:
+    """Whether a face is one of arithmetic (a rounding, an overflow, a wrap) or of a sampler's statistics, not
+    of a misreading of the board: such a face is shrunk to its cause as itself (``check.shrink.minimal_cause``)."""
+    shape = face_.partition("|")[2]
+    return shape in NUMERIC or shape.startswith(("wraps", "a sampler's"))
+
+
 def bug_id(subject: str, key: str) -> str:
     """A bug's short name, stable across runs: ``bug-`` and 8 hex digits of its solver and fingerprint."""
     return "bug-" + hashlib.sha256(f"{subject}|{key}".encode()).hexdigest()[:8]

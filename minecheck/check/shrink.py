@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from minecheck.boards.generators import generate
 from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import WHOLE_BOARD, Finding, Kind
-from minecheck.check.fingerprint import fingerprint
+from minecheck.check.fingerprint import arithmetic, face, fingerprint
 from minecheck.check.numerals import edge_of
 from minecheck.model.answers import Mode
 from minecheck.model.board import COVERED, FLAG, Board, crop_cell
@@ -51,6 +51,8 @@ from minecheck.running.sandbox import thread_cpu
 SAME_SHAPE = (Kind.CRASH, Kind.TIMEOUT, Kind.PROTOCOL)  # kept to their exception or complaint while shrinking: one
 # crash may not slip into another on the way down (a ValueError's board shrank to 1x1/H, an IndexError's)
 Shape = Position | Board  # what is shrunk: the choices behind a board, or the board itself
+Predicate = Callable[[Board, tuple[int, int]], Finding | None]  # a candidate board (and where its top-left
+# cell was on the finding's board) -> the finding it still shows, or None
 
 
 @dataclass
@@ -106,16 +108,56 @@ def still_shows(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, solver
     return check
 
 
+MISREADINGS = (Kind.VERDICT, Kind.COUNT, Kind.PROBABILITY, Kind.CONSISTENCY)  # the wrong answers a cause is
+# shrunk for: what a solver says of the board (a crash, a timeout, a broken answer keep their origin)
+CAUSE_CALLS = 200  # checks a cause's shrink makes at most: it starts from a board already shrunk
+
+
+def has_cause(finding: Finding) -> bool:
+    """Whether the finding's minimal cause is looked for: a wrong answer of a solver under test, on a board."""
+    return finding.kind in MISREADINGS and has_board(finding)
+
+
+def still_wrong(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, solver: Solver | None = None,
+                judge_undeclared: bool = False) -> Predicate:
+    """The predicate of a finding's minimal cause: the same solver, in the same mode, still gives a wrong
+    answer of the same class, whatever its kind (a verdict's board may shrink to a count's, a possible board
+    to an impossible one): a misreading of the board stays a misreading, an arithmetic face (a rounding, an
+    overflow, a wrap: ``fingerprint.arithmetic``) stays that face.  One interestingness test per class, as
+    C-Reduce keeps one: the faces of one misreading shrink to the same few boards."""
+    rerun = solver if solver is not None else finding.subject
+    own = face(fingerprint(finding).key)
+
+    def check(board: Board, origin: tuple[int, int] = (0, 0)) -> Finding | None:
+        if finding.mode is Mode.GLOBAL and board.total_mines is None:
+            return None
+        for c in check_board(board, [rerun], [finding.mode], [finding.reference], budget=budget,
+                             judge_undeclared=judge_undeclared):
+            for f in c.findings:
+                seen = face(fingerprint(f).key)
+                if f.kind in MISREADINGS and (seen == own if arithmetic(own) else not arithmetic(seen)):
+                    return f
+        return None
+
+    return check
+
+
+def minimal_cause(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, seconds: float | None = None,
+                  solver: Solver | None = None, judge_undeclared: bool = False, patience: float | None = None,
+                  cost: float | None = None) -> Shrunk:
+    """A shrunk finding's board shrunk on, by ``still_wrong``: the smallest board on which its solver still
+    misreads (``campaigns.bugs`` merges two bugs whose causes are one board).  Bounded as ``shrink`` is."""
+    return shrink(finding, budget, max_calls=CAUSE_CALLS, seconds=seconds, solver=solver,
+                  predicate=still_wrong(finding, budget, solver, judge_undeclared), judge_undeclared=judge_undeclared,
+                  patience=patience, cost=cost)
+
+
 def has_board(finding: Finding) -> bool:
     """Whether the finding can be shrunk: general random LPs have no board, and a board whose whole
     check failed (its worker died) names no single solver to rerun."""
     if finding.detail == WHOLE_BOARD:
         return False
     return not (is_lp_solver(finding.subject) and not finding.detail.startswith("relaxation"))
-
-
-Predicate = Callable[[Board, tuple[int, int]], Finding | None]  # a candidate board (and where its top-left
-# cell was on the finding's board) -> the finding it still shows, or None
 
 
 def shrink(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, max_calls: int = 2000,

@@ -71,6 +71,10 @@ class CellAnswer:
     stderr: float | None = None  # for estimates; None when exact or absent
 
 
+UNDECLARED = "undeclared"  # a result's extra: the protocol's complaint about an answer its solver does not declare
+# (the rest of the answer read without it: compare.undeclared_complaint)
+
+
 @dataclass(frozen=True)
 class SolverResult:
     """Everything one solver said about one board in one mode."""

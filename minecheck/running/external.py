@@ -39,7 +39,7 @@ from minecheck.model.budget import DEFAULT_BUDGET, Budget
 from minecheck.model.errors import ProtocolError, UnknownSolver
 from minecheck.running import reaper
 from minecheck.running.proctree import FORK_LOCK, KILL_WAIT, Tree, ended, kill_group, reap_adopted
-from minecheck.running.protocol import PROTOCOL_PREFIX, board_text, decode_answer, request_line, seed_for
+from minecheck.running.protocol import PROTOCOL_PREFIX, board_text, decode_declared, request_line, seed_for
 from minecheck.running.reaper import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, end_descendants, prctl, reap_ended
 from minecheck.running.sandbox import SUPPORTED, count_program_cpu
 from minecheck.running.stops import Stop, describe_status, stop_failure
@@ -216,7 +216,7 @@ class ExternalSolver:
 
     def _decode(self, data: bytes, board: Board, mode: Mode, run: _Run) -> SolverResult:
         try:
-            result = decode_answer(data.decode("utf-8", "replace"), board, mode, self.name)
+            result = decode_declared(data.decode("utf-8", "replace"), board, mode, self.name, self.answers)
         except ProtocolError as err:
             return self._failed(mode, _protocol(str(err)), run)
         if result.tolerance is None and self.program.tolerance is not None:  # declared in its definition

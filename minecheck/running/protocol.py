@@ -16,12 +16,13 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, Verdict
+from minecheck.model.answers import UNDECLARED, Answers, CellAnswer, Mode, SolverResult, Verdict
 from minecheck.model.board import Board, label
 from minecheck.model.boardtext import format_board
 from minecheck.model.errors import ProtocolError
@@ -80,6 +81,50 @@ def decode_answer(text: str, board: Board, mode: Mode, name: str) -> SolverResul
         raise ProtocolError(f"the answer holds a number too long to read ({err}); a count past "
                             f"{sys.get_int_max_str_digits()} digits is no count of a board's layouts") from None
     return decode_object(data, board, mode, name)
+
+
+FIELDS = {  # each answer's fields: the answer's own, and each cell's
+    Answers.VERDICTS: ((), ("verdict",)),
+    Answers.PROBABILITIES: (("samples", "decimals", "tolerance"), ("probability", "stderr")),
+    Answers.COUNTS: (("layouts",), ()),
+    Answers.CONSISTENCY: (("consistent", "reason"), ()),
+}
+
+
+def decode_declared(text: str, board: Board, mode: Mode, name: str, declared: frozenset[Answers]) -> SolverResult:
+    """``decode_answer`` for a solver that declares ``declared``: a complaint about an answer it does not declare
+    (a probability of 2.0 from a solver of verdicts) is no failure.  The answer is read again without the
+    fields of what it does not declare, and the complaint kept in the result's extra (``UNDECLARED``): not
+    judged, unless ``--judge-undeclared`` (``check.compare``).  A complaint about a declared answer, or about
+    the answer as a whole (not JSON, a cell off the board or answered twice), stands: ProtocolError."""
+    try:
+        return decode_answer(text, board, mode, name)
+    except ProtocolError as err:
+        complaint = err
+    try:
+        data = json.loads(text.strip(), parse_constant=float, parse_int=whole)  # NaN read, to be left out
+    except (ValueError, RecursionError):
+        raise complaint from None
+    bare = _without(data, frozenset(Answers) - declared)
+    if bare is None or bare == data:
+        raise complaint
+    try:
+        result = decode_object(bare, board, mode, name)
+    except ProtocolError:
+        raise complaint from None
+    return replace(result, extra=result.extra + ((UNDECLARED, f"{PROTOCOL_PREFIX}: {complaint}"),))
+
+
+def _without(data: Any, answers: frozenset[Answers]) -> dict | None:
+    """The answer without the fields of ``answers`` (None if it is no object with a list of cells)."""
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+        return None
+    own = {f for a in answers if a in FIELDS for f in FIELDS[a][0]}  # (an LP's values are no field of an answer)
+    per_cell = {f for a in answers if a in FIELDS for f in FIELDS[a][1]}
+    out = {k: v for k, v in data.items() if k not in own}
+    out["cells"] = [{k: v for k, v in c.items() if k not in per_cell} if isinstance(c, dict) else c
+                    for c in data["cells"]]
+    return out
 
 
 def _no_constant(name: str) -> Any:

@@ -1,12 +1,13 @@
 """Findings grouped into bugs: a second root cause under one signature is a bug of its own and is shrunk;
-after shrinking, groups whose small boards show the same thing merge; baselines know bugs, old ones too."""
+after shrinking, groups whose small boards show the same thing, or whose minimal causes are one board, merge;
+baselines know bugs, old ones too."""
 
 from __future__ import annotations
 
 import json
 
 from minecheck.campaigns.baseline import Baseline, Signature, bug_news, canonical, from_bugs, load
-from minecheck.campaigns.bugs import bugs, groups
+from minecheck.campaigns.bugs import bugs, groups, same_board
 from minecheck.campaigns.shrinking import representatives
 from minecheck.check.findings import Finding, Kind
 from minecheck.check.fingerprint import fingerprint
@@ -22,9 +23,15 @@ def verdict(says: str, truth: str, board: str, index: int, subject: str = "x") -
     return Finding(Kind.VERDICT, subject, "exact", Mode.LOCAL, (0,), says, truth, board, index=index)
 
 
-def entry(small: Finding, *shows: Finding) -> dict:
-    return {"finding": small.to_json(), "stats": {"cut_short": False, "cells_after": 1},
-            "shows": sorted({fingerprint(f).key for f in (small, *shows)})}
+def entry(small: Finding, *shows: Finding, cause: str | None = None) -> dict:
+    out = {"finding": small.to_json(), "stats": {"cut_short": False, "cells_after": 1},
+           "shows": sorted({fingerprint(f).key for f in (small, *shows)})}
+    return out | ({"cause": {"board": cause, "key": ""}} if cause else {})
+
+
+def impossible(board: str, index: int | None) -> Finding:
+    return Finding(Kind.CONSISTENCY, "x", "exact", Mode.LOCAL, (), "consistent", "inconsistent: a digit", board,
+                   index=index)
 
 
 ONE = crash("IndexError: list index out of range (at solve:3)", "3x1\nH1H\n", 0)
@@ -61,6 +68,44 @@ def test_a_small_board_that_shows_another_groups_fingerprint_merges_them():
     assert len(bugs([wrong, count], shrunk)) == 1, "one misread digit: a wrong verdict and count on one board"
     one_way = {finding_key(wrong): entry(small_wrong, small_count), finding_key(count): entry(small_count)}
     assert len(bugs([wrong, count], one_way)) == 2, "two faults that meet on one board, each alone on another"
+
+
+def test_impossible_boards_called_possible_merge_whether_or_not_the_impossibility_needs_a_flag():
+    flagged, plain = impossible("2x1\nF0\n", 0), impossible("1x1\n1\n", 1)
+    assert fingerprint(flagged).key != fingerprint(plain).key
+    assert len(bugs([flagged, plain], {finding_key(flagged): entry(flagged), finding_key(plain): entry(plain)})) == 1
+
+
+def test_two_faces_of_one_coarse_kind_alone_on_their_boards_stay_two_bugs():
+    missed = verdict("unknown", "safe", "3x1\nH0H\n", 0)  # both miss a certain cell, each alone on its board
+    silent = Finding(Kind.VERDICT, "x", "exact", Mode.LOCAL, (2,), "no answer", "mine", "4x1\nF1HH\n", index=1)
+    assert len(bugs([missed, silent], {finding_key(missed): entry(missed), finding_key(silent): entry(silent)})) == 2
+
+
+def test_groups_whose_minimal_causes_are_one_board_up_to_a_mirror_merge():
+    called = impossible("4x1\nFHH1\n", 0)  # a dropped digit: an impossible board called possible ...
+    wrong = verdict("unknown", "safe", "3x3\nHHm\nHH1\n0HH\n", 1)  # ... and a certain cell missed
+    apart = {finding_key(called): entry(called), finding_key(wrong): entry(wrong)}
+    assert len(bugs([called, wrong], apart)) == 2, "no board shows both: an impossible one shows no verdict"
+    def caused(cause: str) -> dict:
+        return {finding_key(called): entry(called, cause="2x1x0\n0H\n"), finding_key(wrong): entry(wrong, cause=cause)}
+
+    assert len(bugs([called, wrong], caused("2x1\nH0\n"))) == 1, "one board: its mirror, the total left out"
+    assert len(bugs([called, wrong], caused("2x1\nH1\n"))) == 2
+
+
+def test_one_board_up_to_its_mirrors_and_turns_the_total_left_out():
+    assert same_board("2x1x0\n0H\n", "2x1\nH0\n") and same_board("2x1\n1H\n", "1x2\n1\nm\n")
+    assert same_board("3x2\n1HH\nF2H\n", "2x3\nF1\n2H\nHH\n")  # a quarter turn
+    assert not same_board("2x1\n0H\n", "2x1\n1H\n") and not same_board("2x1\n0H\n", "3x1\n0HH\n")
+
+
+def test_two_crashes_never_merge_by_a_cause_and_keep_their_board_class():
+    flagged = crash("IndexError: list index out of range (at solve:3)", "3x1\nF1H\n", 0)
+    impossible_digit = crash("IndexError: list index out of range (at solve:3)", "2x1\n8H\n", 1)
+    shrunk = {finding_key(flagged): entry(flagged, cause="1x1\nH\n"),
+              finding_key(impossible_digit): entry(impossible_digit, cause="1x1\nH\n")}
+    assert len(bugs([flagged, impossible_digit], shrunk)) == 2
 
 
 def test_other_solvers_never_merge():

@@ -4,7 +4,7 @@ the same fingerprint, another bug of the same kind, solver and mode another one.
 from __future__ import annotations
 
 from minecheck.check.findings import Finding, Kind
-from minecheck.check.fingerprint import bug_id, bug_key, fingerprint
+from minecheck.check.fingerprint import arithmetic, bug_id, bug_key, face, fingerprint
 from minecheck.model.answers import Mode
 
 
@@ -118,3 +118,22 @@ def test_a_bug_is_its_solver_and_fingerprint_whatever_the_reference_and_the_mode
 def test_the_fingerprint_reads_the_finding_alone_so_a_json_round_trip_keeps_it():
     f = crash("IndexError: index 3 out of range (at solve:9)", "2x2x1\nF1\nHH\n")
     assert fingerprint(Finding.from_json(f.to_json())) == fingerprint(f)
+
+
+def test_a_face_leaves_out_the_board_class_and_how_far_a_wrong_answer_is_off():
+    assert face("consistency|impossible, flags|calls an impossible board possible") == \
+        face("consistency|impossible, no flags, no covered cell|calls an impossible board possible")
+    assert face("probability|possible, no flags|wrong values, on the frontier") == \
+        face("probability|possible, flags|wrong values, off the frontier") == "probability|wrong values"
+    assert face("count|possible, no flags|off by one") == face("count|possible, flags|too many")
+    assert face("verdict|possible, flags|no answer for certain") == face("verdict|possible|undetermined for certain")
+    assert face("verdict|possible|certain for undetermined") != face("verdict|possible|undetermined for certain")
+
+
+def test_a_face_keeps_arithmetic_apart_from_a_misreading_and_a_failure_whole():
+    rounding = face("probability|possible, no flags|a rounding")
+    assert rounding == "probability|a rounding" and arithmetic(rounding)
+    assert arithmetic(face("count|possible, no flags|wraps at 2**32"))
+    assert not arithmetic(face("probability|possible, no flags|wrong values, off the frontier"))
+    crash = "crash|no digit impossible alone, flags|IndexError at solve"
+    assert face(crash) == crash, "a crash's board class stays: its origin is its name"
