@@ -100,7 +100,7 @@ def shows(subject: Subject, made, board, seed: int) -> bool:
     if subject.solver == "simplex@seed":
         from minecheck.check.lpcheck import random_lp, relaxations
 
-        lps = [random_lp(seed)] + [lp for lp, _ in relaxations(board)]
+        lps = [random_lp(seed)] + [lp for lp, _, _ in relaxations(board)]
         return any(lp_alone(lp, subject.name) is not None for lp in lps)
     if too_many_models(board, subject.solver):
         return False  # the port with no defect would count every model one by one (teeth.DPLL_MODELS)

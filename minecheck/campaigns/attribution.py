@@ -48,7 +48,7 @@ def _explain_lp(subject: str, board_text: str, kind: str) -> str | None:
     from minecheck.check.lpcheck import cbc_lp, lp_difference, relaxations  # CBC: only for LP findings
 
     board = parse_board(board_text)
-    lps = [(lp, cbc_lp(lp)) for lp, _ in relaxations(board)]
+    lps = [(lp, cbc_lp(lp)) for lp, _, _ in relaxations(board)]
     names = [d.name for d in DEFECTS if d.solver == subject and d.switchable]
     for on in _trials(names):
         solve = lp_port(frozenset(on))

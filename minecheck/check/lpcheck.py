@@ -190,8 +190,9 @@ def lp_difference(got: LPResult, want: LPResult) -> tuple[str, str] | None:
 
 
 def check_lp(lp: LP, subjects: Sequence[str], text: str, mode: Mode = Mode.LOCAL, detail: str = "",
-             index: int | None = None) -> list[Finding]:
-    """Solve one LP with each simplex variant and CBC; a finding per disagreement or exception."""
+             index: int | None = None, cells: tuple[int, ...] = ()) -> list[Finding]:
+    """Solve one LP with each simplex variant and CBC; a finding per disagreement or exception, naming
+    ``cells`` (a board's component whose relaxation the LP is; none for a general LP)."""
     want = cbc_lp(lp)
     found = []
     for name in subjects:
@@ -201,7 +202,7 @@ def check_lp(lp: LP, subjects: Sequence[str], text: str, mode: Mode = Mode.LOCAL
         except Exception as err:  # the simplex under test raised: that is its answer
             diff, kind = (f"{type(err).__name__}: {err}", want.status), Kind.CRASH
         if diff is not None:
-            found.append(Finding(kind, name, REFERENCE, mode, (), diff[0], diff[1], text, detail, None, index))
+            found.append(Finding(kind, name, REFERENCE, mode, cells, diff[0], diff[1], text, detail, None, index))
     return found
 
 
@@ -215,9 +216,9 @@ def component_objective(comp: Component, salt: int = 0) -> list[int]:
     return [rng.randint(-3, 3) for _ in comp.cells]
 
 
-def relaxations(board: Board, salt: int = 0) -> list[tuple[LP, str]]:
-    """Each component's LP relaxation with its random objective (``component_objective``), and a line that
-    says which."""
+def relaxations(board: Board, salt: int = 0) -> list[tuple[LP, str, tuple[int, ...]]]:
+    """Each component's LP relaxation with its random objective (``component_objective``), a line that says
+    which, and the component's cells (a finding names them: its page outlines them on the board)."""
     try:
         components = build_constraints(board).components
     except Contradiction:
@@ -226,7 +227,8 @@ def relaxations(board: Board, salt: int = 0) -> list[tuple[LP, str]]:
     for k, comp in enumerate(components):
         objective = component_objective(comp, salt)
         out.append((component_relaxation(comp, objective),
-                    f"relaxation of component {k} ({len(comp.cells)} cells), objective {objective}"))
+                    f"relaxation of component {k} ({len(comp.cells)} cells), objective {objective}",
+                    tuple(comp.cells)))
     return out
 
 
@@ -258,6 +260,6 @@ def check_relaxations(board: Board, subjects: Sequence[str], salt: int = 0, inde
         return []
     text = format_board(board)
     found = []
-    for lp, detail in relaxations(board, salt):
-        found += check_lp(lp, subjects, text, Mode.LOCAL, detail, index)
+    for lp, detail, cells in relaxations(board, salt):
+        found += check_lp(lp, subjects, text, Mode.LOCAL, detail, index, cells)
     return found

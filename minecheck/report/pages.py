@@ -18,7 +18,7 @@ from importlib.metadata import PackageNotFoundError, version
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
-from minecheck.check.findings import Finding, Kind
+from minecheck.check.findings import WHOLE_BOARD, Finding, Kind
 from minecheck.check.numerals import kept_because
 from minecheck.check.shrink import has_board
 from minecheck.model.answers import CellAnswer, SolverResult, Verdict
@@ -212,13 +212,16 @@ def _panels(f: Finding, board: Board, results: tuple[SolverResult, ...], bad: fr
 
 
 def is_general_lp(f: Finding) -> bool:
-    """A finding on a general random LP (its ``board`` is the LP's text), not on a board or its relaxations."""
-    return not has_board(f) and f.detail.startswith("random LP")
+    """A finding on a general LP (its ``board`` is the LP's text: a random one, or one given by hand to
+    ``check --lp``), not on a board or its relaxations."""
+    return not has_board(f) and f.detail != WHOLE_BOARD
 
 
 def _origin(f: Finding) -> str:
     """Where the finding's board came from, in words."""
     if is_general_lp(f):
+        if not f.detail.startswith("random LP"):
+            return "an LP given by hand"
         return (f"a random LP ({f.detail.removeprefix('random LP ')}), drawn beside board {f.index} of the campaign"
                 if f.index is not None else f"a random LP ({f.detail.removeprefix('random LP ')})")
     if f.recipe is not None:
@@ -280,6 +283,9 @@ def _notes(page: FindingPage) -> list[tuple[str, str]]:
             *([("not comparable", apart)] if apart else [])]
 
 
+OUTLINED = {Kind.LP: "the component whose LP relaxation disagrees"}  # what an outlined cell is, by kind
+
+
 def render_finding(page: FindingPage) -> str:
     f = page.finding
     sections = []
@@ -315,8 +321,8 @@ def render_finding(page: FindingPage) -> str:
     legend = set().union(*(p["keys"] for sec in sections for p in sec["panels"]))  # only what the cells show
     return render_template(
         "finding.html.j2", title=f"minecheck: {f.kind.value} {f.subject}", f=f, sections=sections, cells=cells,
-        said=said, legend=legend, cut_short=cut_short, shrunk=page.shrunk is not None,
-        back=page.back,
+        said=said, legend=legend, outlined=OUTLINED.get(f.kind, "disagreement"), cut_short=cut_short,
+        shrunk=page.shrunk is not None, back=page.back,
         board_text=board_text, board_rows=max(3, board_text.count("\n") + 1),
         replay=replay_command(f, board_text, page.names),
         notes=_notes(page), commands=page.commands, certificate=certificate,
