@@ -21,7 +21,7 @@ from minecheck.campaigns.fuzz import Config, board_recipe
 from minecheck.check.findings import read_findings
 from minecheck.model.answers import Answers
 from minecheck.model.budget import Budget
-from minecheck.running import namespace, workqueue
+from minecheck.running import jail, namespace, workqueue
 from minecheck.running.discovery import get_solver
 from minecheck.solvers.exact import ExactSolver
 
@@ -90,9 +90,23 @@ def test_the_command_line_checks_a_solver_that_patches_on_import_against_the_unp
     assert [f["subject"] for f in json.loads(done.stdout)["findings"]] == [PATCH_ON_IMPORT], done.stdout
 
 
+@pytest.mark.skipif(not jail.status().active, reason="no sandbox for programs here (docs/sandbox.md)")
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_program_that_tries_to_kill_its_worker_reaches_only_itself_in_its_sandbox(jobs, tmp_path, lies):
+    # in its PID namespace the "worker" it finds is its sandbox's init, whose parent is no one (0): its kill(0)
+    # ends its own process group, on its deadly boards, and the worker serves on
+    findings = campaign(tmp_path, jobs, hanging_solver.KILL_WORKER, h.LIE, boards=FEW)
+    assert judged(findings, h.LIE) == {x for x in lies if x[0] < FEW}
+    killed = [f for f in findings if f.subject == hanging_solver.KILL_WORKER]
+    deadly = {i for i in range(FEW) if hanging_solver.dies_on(generate_board(board_recipe(CONFIG, i)))}
+    assert {f.index for f in killed} == deadly
+    assert {f.subject_says for f in killed} == {"Crash: the program was killed by SIGKILL"}, "no worker died"
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_program_that_kills_the_worker_costs_its_own_boards_and_the_solver_beside_it_keeps_its_findings(
-        jobs, tmp_path, lies):
+        jobs, tmp_path, lies, unjailed):
+    # without the sandbox (refused by the kernel): the program stands in for an out-of-memory killer
     findings = campaign(tmp_path, jobs, hanging_solver.KILL_WORKER, h.LIE, boards=FEW)
     assert judged(findings, h.LIE) == {x for x in lies if x[0] < FEW}
     killed = [f for f in findings if f.subject == hanging_solver.KILL_WORKER]
@@ -126,10 +140,10 @@ def test_a_solver_that_stops_itself_is_stopped_when_idle_once_per_board(jobs, tm
     assert all("without using the CPU" in f.subject_says for f in findings)
 
 
-def test_a_program_that_stops_the_worker_running_it_does_not_hang_the_campaign(tmp_path, monkeypatch):
-    # cmd: programs have no PID namespace (docs/campaigns.md): this one SIGSTOPs its guardian's parent, the pool
-    # worker, on boards with a total; the coordinator sees the worker stopped, kills it, and the campaign ends,
-    # the same with one worker and two
+def test_a_program_that_stops_the_worker_running_it_does_not_hang_the_campaign(tmp_path, monkeypatch, unjailed):
+    # without the sandbox (where the kernel refuses it) a program can reach its worker: this one SIGSTOPs its
+    # guardian's parent, the pool worker, on boards with a total; the coordinator sees the worker stopped, kills
+    # it, and the campaign ends, the same with one worker and two (in the sandbox: tests/running/test_jail.py)
     import shlex
     import sys
 
