@@ -147,7 +147,7 @@ def command(argv: tuple[str, ...], cwd: str | None, env: dict, writable: tuple[s
     for path in writable:
         options += ["--bind", path, path]
     for path in hidden:
-        options += ["--tmpfs", path]
+        options += ["--tmpfs", path, "--remount-ro", path]
     return [jail.bwrap, *options, "--argv0", argv[0], "--", executable, *argv[1:]]
 
 
