@@ -163,3 +163,36 @@ def test_a_program_that_stops_the_worker_running_it_does_not_hang_the_campaign(t
     assert all(f.subject_says.startswith("the worker process died during this task") for f in crashes)
     assert any(f.subject == h.LIE for f in read_findings(tmp_path / "1")), "the liar beside it keeps its findings"
     assert len((tmp_path / "1" / "boards.jsonl").read_text().splitlines()) == 5  # every board checked: no hang
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_answer_that_would_run_code_when_read_back_is_refused_and_costs_its_solver_alone(
+        jobs, tmp_path, lies, monkeypatch):
+    marker = tmp_path / "ran"
+    monkeypatch.setenv("MINECHECK_PICKLE_MARKER", str(marker))
+    findings = campaign(tmp_path / "run", jobs, h.PICKLE_BOMB, h.LIE, boards=FEW)
+    assert not marker.exists(), "the payload ran in the worker"
+    assert judged(findings, h.LIE) == {x for x in lies if x[0] < FEW}
+    bombs = [f for f in findings if f.subject == h.PICKLE_BOMB]
+    assert bombs and {f.kind.value for f in bombs} == {"crash"}
+    assert all("builtins.exec is not an answer minecheck takes from a sandbox" in f.subject_says for f in bombs)
+
+
+@pytest.mark.skipif(not namespace.enter_allowed(), reason=NO_NAMESPACE)
+def test_a_python_solver_cannot_reach_a_port_open_on_the_machine_s_loopback(monkeypatch):
+    import socket
+
+    from shared import board
+
+    from minecheck.model.answers import Mode
+    from minecheck.running.registry import run_solver
+
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        monkeypatch.setenv("MINECHECK_TEST_PORT", str(listener.getsockname()[1]))
+        result = run_solver(get_solver(h.PHONE_HOME), board("HHH/121"), Mode.LOCAL, budget=BUDGET)
+        listener.setblocking(False)
+        with pytest.raises(BlockingIOError):
+            listener.accept()
+    assert result.error is None, result.error
