@@ -23,6 +23,7 @@ import os
 import signal
 import socket
 import sys
+import time
 
 from _hostile import EMPTY
 
@@ -79,14 +80,25 @@ def blank(args) -> bool:
 
 
 def signal_ancestors(sig: int) -> bool:
+    """Whether a SIGSTOP or SIGKILL to an ancestor took (in a sandbox the first is its init, which drops both)."""
     done = False
-    for pid in ancestors()[1:] if os.getppid() == 1 else ancestors():  # a sandbox's init: signals there are nothing
+    for pid in ancestors():
         try:
             os.kill(pid, sig)
-            done = True
         except OSError:
-            pass
+            continue
+        done = stopped_or_gone(pid) or done
     return done
+
+
+def stopped_or_gone(pid: int) -> bool:
+    """Whether the process is stopped or ended (a SIGSTOP or SIGKILL that took)."""
+    time.sleep(0.1)
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in ("T", "t", "Z", "X")
+    except OSError:
+        return True
 
 
 def plant(args) -> bool:
