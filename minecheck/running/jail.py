@@ -138,9 +138,9 @@ def command(argv: tuple[str, ...], cwd: str | None, env: dict, writable: tuple[s
         return list(argv)
     folder = os.path.abspath(cwd or os.getcwd())
     executable = locate(argv[0], folder, env.get("PATH"))
-    hidden = sorted(_hidden)
     shown = [p for p in [folder, executable, *_named(argv[1:], folder)]
-             if _under_private(p) and not _within(p, hidden) and not _within(p, writable)]
+             if _under_private(p) and not _within(p, _hidden) and not _within(p, writable)]
+    hidden = [p for p in sorted(_hidden) if _needs_hiding(p, [*shown, *writable])]
     options = _options(folder)
     for path in dict.fromkeys(shown):
         options += ["--ro-bind", path, path]
@@ -161,6 +161,14 @@ def _named(words: tuple[str, ...], cwd: str) -> list[str]:
                 if os.path.exists(path):
                     found.append(path)
     return found
+
+
+def _needs_hiding(folder: str, bound: list[str]) -> bool:
+    """Whether a run folder needs a stand-in over it: it still exists, and lies outside the private /tmp or
+    inside a path bound into the sandbox (a folder gone, or under /tmp alone, is out of sight already)."""
+    if not os.path.isdir(folder):
+        return False
+    return not _under_private(folder) or any(_within(folder, [path]) for path in bound)
 
 
 def _under_private(path: str) -> bool:
