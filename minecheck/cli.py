@@ -711,6 +711,7 @@ def _is_baseline(path: Path) -> bool:
 def _solvers(args: argparse.Namespace) -> int:
     """Every solver by name: what it answers and its modes, or why it cannot run here; where it comes from."""
     from minecheck.model.errors import Unavailable
+    from minecheck.running import jail
     from minecheck.running.discovery import build, named
 
     rows = []
@@ -743,6 +744,7 @@ def _solvers(args: argparse.Namespace) -> int:
         if r["origin"] != "built-in":
             print(f"{pad}{r['origin']}: {r['target']}" + (" (persistent)" if r.get("persistent") else ""))
     print("\nAlso: an import path (pkg.module:Thing), cmd:COMMAND (a program speaking the protocol), NAME=either.")
+    print(jail.status().describe())  # never silently weaker: a sandbox refused here is said with the list
     return EXIT_OK
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from minecheck.model.boardtext import parse_board
@@ -14,3 +15,9 @@ PROGRAMS = ROOT / "tests" / "programs"  # solvers and programs the tests run (ho
 def board(text: str):
     """A board from text; '/' separates rows so tests can write boards on one line."""
     return parse_board(text.replace("/", "\n"))
+
+
+def writing(name: str, command: str, folder: Path) -> str:
+    """A program named ``name`` that may write in ``folder`` (its pids or starts file) from its sandbox, where
+    everything else is read-only: the ``writable`` of a solver table, typed inline (docs/sandbox.md)."""
+    return f"{name}={{command = {json.dumps(command)}, writable = [{json.dumps(str(folder))}]}}"

@@ -57,6 +57,7 @@ from minecheck.check.findings import Finding, read_findings
 from minecheck.check.fingerprint import bug_key
 from minecheck.check.shrinkcache import SHRUNK, finding_key
 from minecheck.model.errors import BadOption
+from minecheck.running.discovery import announce_jail
 from minecheck.running.runfolder import Warn, holding, replace_lines
 from minecheck.running.workqueue import run_tasks
 
@@ -131,6 +132,7 @@ def run_campaign(config: Config, out: Path, boards: int | None = None, time_budg
     if size is not None:
         boards = size if boards is None else min(boards, size)
     with holding(out):
+        announce_jail(config.definitions)
         run = folder(out)
         done = run.prepare(asdict(config), resume, defaults=_defaults(), overwrite=overwrite, warn=warn)
         if on_start is not None:

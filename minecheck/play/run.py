@@ -42,7 +42,7 @@ from minecheck.play.game import Action, FirstClick, Game, Move, game_seed, parse
 from minecheck.play.player import Player
 from minecheck.play.players import get_player
 from minecheck.play.winrate import WinRate
-from minecheck.running.discovery import remember, require_runnable
+from minecheck.running.discovery import announce_jail, remember, require_runnable
 from minecheck.running.runfolder import SUMMARY, RunFolder, Warn, holding, write_json
 from minecheck.running.workqueue import run_tasks
 
@@ -283,6 +283,7 @@ def run_play(config: PlayConfig, out: Path, games: int, jobs: int | None = None,
     folder's lock (``overwrite``: replace an earlier run's files; ``warn`` hears of lines resume skips)."""
     config.validate()
     with holding(out):
+        announce_jail(config.definitions)
         run = folder(out)
         defaults = {"first_cell": "centre", "definitions": [], "judge": "probability"}  # play.json before each
         done = run.prepare(asdict(config), resume, defaults=defaults,

@@ -5,7 +5,8 @@ A name is looked up, in this order, among
 * the built-in solvers (``exact``, ``ilp@seed``, ... ``minisat``), with an optional ``:option``;
 * the user's ``[tool.minecheck.solvers]`` table in the nearest ``pyproject.toml`` (searched from
   the working directory upwards): ``name = "pkg.module:Thing"``, ``name = "cmd:COMMAND"``, or a
-  table ``{ command = "...", persistent = true, modes = [...], answers = [...], flags = "marks" }``;
+  table ``{ command = "...", persistent = true, modes = [...], answers = [...], flags = "marks",
+  writable = [...] }``;
 * the entry points of the group ``minecheck.solvers`` of installed packages;
 * inline forms: ``pkg.module:Thing`` (an import path), ``cmd:COMMAND`` (a program), and
   ``NAME=...`` to name either.
@@ -33,7 +34,7 @@ from minecheck.model.answers import Answers, Mode, SolverResult
 from minecheck.model.board import Board
 from minecheck.model.errors import SolverUnavailable, Unavailable, UnknownSolver
 from minecheck.model.solver import FLAG_READINGS, Solver
-from minecheck.running import sandbox
+from minecheck.running import jail, sandbox
 from minecheck.running.catalogue import CATALOGUE, LP_SOLVERS, Role
 from minecheck.running.external import ALL_ANSWERS, BOTH_MODES, ExternalSolver, Program
 from minecheck.running.hosted import Hosted, describe
@@ -67,6 +68,7 @@ class Definition:
     cwd: str | None = None  # a pyproject's folder: where its programs run, and where its import paths are found
     tolerance: float | None = None  # for programs: the precision of their probabilities (decimals or tolerance)
     flags: str | None = None  # "marks": it reads a flag as the player's mark, not a mine (None: as it declares)
+    writable: tuple[str, ...] = ()  # for programs: the paths it may write in its sandbox (all else is read-only)
 
     @property
     def is_command(self) -> bool:
@@ -78,7 +80,7 @@ class Definition:
     @staticmethod
     def from_json(text: str) -> Definition:
         data = json.loads(text)
-        for key in ("modes", "answers"):
+        for key in ("modes", "answers", "writable"):
             if data.get(key) is not None:
                 data[key] = tuple(data[key])
         return Definition(**data)
@@ -196,7 +198,7 @@ def _entry(name: str, value: object, origin: str, folder: Path) -> Definition:
     if not isinstance(value, dict):
         raise UnknownSolver(f"{where}: expected a string or a table, got {value!r}")
     unknown = set(value) - {"target", "command", "persistent", "modes", "answers", "cwd", "decimals", "tolerance",
-                            "flags"}
+                            "flags", "writable"}
     if unknown:
         raise UnknownSolver(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
     if ("target" in value) == ("command" in value):
@@ -214,12 +216,29 @@ def _entry(name: str, value: object, origin: str, folder: Path) -> Definition:
         raise UnknownSolver(f"{where}: flags = {flags!r}: give \"mines\" (a flag is a mine) or \"marks\" (a flag "
                             "is the player's mark: the solver is given flagged boards with their flags covered)")
     return Definition(name, target, origin, None, bool(value.get("persistent", False)), modes, answers, cwd,
-                      tolerance, flags)
+                      tolerance, flags, _writable(where, value.get("writable", []), Path(cwd), "command" in value))
 
 
-_TYPES = {"target": str, "command": str, "persistent": bool, "modes": list, "answers": list, "cwd": str}
+def _writable(where: str, paths: list, folder: Path, program: bool) -> tuple[str, ...]:
+    """A program's ``writable`` paths, absolute (from its folder), each an existing file or folder outside /tmp
+    (its own there is writable already): the one way through its sandbox's read-only view (docs/sandbox.md)."""
+    if paths and not program:
+        raise UnknownSolver(f"{where}: writable is for programs (command = ...): Python solvers run in a sandbox "
+                            "of their own")
+    found = []
+    for path in paths:
+        full = (folder / str(path)).resolve()
+        if not full.exists():
+            raise UnknownSolver(f"{where}: writable = [{str(path)!r}]: no such file or folder (looked in {folder})")
+        found.append(str(full))
+    return tuple(found)
+
+
+_TYPES = {"target": str, "command": str, "persistent": bool, "modes": list, "answers": list, "cwd": str,
+          "writable": list}
 _TYPE_NAMES = {"target": "a string", "command": "a string", "persistent": "true or false",
-               "modes": "a list of strings", "answers": "a list of strings", "cwd": "a string"}
+               "modes": "a list of strings", "answers": "a list of strings", "cwd": "a string",
+               "writable": "a list of paths"}
 MAX_TOML_DEPTH = 64  # levels of arrays and inline tables in a pyproject.toml
 _TOML_STRING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*')
 
@@ -308,6 +327,8 @@ def replay_name(definition: Definition) -> str:
         fields.append(f"tolerance = {definition.tolerance!r}")
     if definition.flags is not None:
         fields.append(f"flags = {_toml(definition.flags)}")
+    if definition.writable:
+        fields.append(f"writable = [{', '.join(_toml(v) for v in definition.writable)}]")
     return f"{definition.name}={{{', '.join(fields)}}}"
 
 
@@ -328,6 +349,13 @@ def replay_names(definitions) -> dict[str, str]:
 # -- making the solver a definition describes ------------------------------------------
 
 _KNOWN: dict[str, Definition] = {}  # definitions handed over by a campaign (for workers that cannot see its pyproject)
+
+
+def announce_jail(definitions: tuple[str, ...]) -> None:
+    """Look at the programs' sandbox now, before workers are forked, if a program is among these definitions:
+    a sandbox refused here is said once on standard error, not once by each worker."""
+    if any(Definition.from_json(text).is_command for text in definitions):
+        jail.status()
 
 
 def remember(definitions: tuple[str, ...]) -> None:
@@ -474,7 +502,8 @@ def _program(definition: Definition) -> Program:
     modes = parse(definition.modes, Mode, "mode") if definition.modes else BOTH_MODES
     answers = parse(definition.answers, Answers, "answer") if definition.answers else ALL_ANSWERS
     return Program.parse(definition.target[len(COMMAND):], persistent=definition.persistent, modes=modes,
-                         answers=answers, cwd=definition.cwd, tolerance=definition.tolerance)
+                         answers=answers, cwd=definition.cwd, tolerance=definition.tolerance,
+                         writable=tuple(definition.writable))
 
 
 class FunctionSolver:

@@ -37,7 +37,7 @@ from minecheck.model.answers import Answers, Failure, FailureKind, Mode, SolverR
 from minecheck.model.board import Board
 from minecheck.model.budget import DEFAULT_BUDGET, Budget
 from minecheck.model.errors import ProtocolError, UnknownSolver
-from minecheck.running import reaper
+from minecheck.running import jail, reaper
 from minecheck.running.proctree import FORK_LOCK, KILL_WAIT, Tree, ended, kill_group, reap_adopted
 from minecheck.running.protocol import PROTOCOL_PREFIX, board_text, decode_declared, request_line, seed_for
 from minecheck.running.reaper import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, end_descendants, prctl, reap_ended
@@ -66,6 +66,7 @@ class Program:
     answers: frozenset[Answers] = ALL_ANSWERS
     cwd: str | None = None
     tolerance: float | None = None  # the precision of its probabilities, declared for it (decimals = 5 ...)
+    writable: tuple[str, ...] = ()  # paths the program may write in its sandbox (``minecheck.running.jail``)
 
     @staticmethod
     def parse(command: str, **options) -> Program:
@@ -119,6 +120,7 @@ class _Process(subprocess.Popen):
     process tree as the watchdog reads it (without the guardian's own CPU and memory)."""
 
     guarded: bool
+    jailed: bool = False  # run by bwrap, which reports a program killed by signal N as exit status 128 + N
     tree: Tree
     spent: float = 0.0  # CPU seconds of its tree, read as it ended (before it was waited for)
 
@@ -165,7 +167,7 @@ class ExternalSolver:
         if run.overflow:
             return self._failed(mode, run.overflow_error(), run)
         if status != 0:
-            return self._failed(mode, _crash(_status_text(status)), run)
+            return self._failed(mode, _crash(_status_text(status, process.jailed)), run)
         return self._decode(bytes(run.out), board, mode, run)
 
     # -- one process per worker, a line per request ------------------------------------------------
@@ -195,8 +197,8 @@ class ExternalSolver:
         if b"\n" not in run.out:  # the program ended instead of answering
             status = _end(process, grace=KILL_WAIT)  # (one that closed its output and runs on is stopped)
             self._process = None
-            return self._failed(mode, _crash(_status_text(status) + " (in persistent mode it must answer a line "
-                                             "per request and keep running)"), run)
+            return self._failed(mode, _crash(_status_text(status, process.jailed) + " (in persistent mode it must "
+                                             "answer a line per request and keep running)"), run)
         line, _, rest = bytes(run.out).partition(b"\n")
         result = self._decode(line, board, mode, run)
         if result.error or rest.strip():  # out of step with its requests: start it afresh next time
@@ -209,7 +211,7 @@ class ExternalSolver:
 
     def _start(self, env: dict) -> _Process | SolverResult:
         try:
-            return _spawn(self.program.command, env, self.program.cwd)
+            return _spawn(self.program.command, env, self.program.cwd, self.program.writable)
         except OSError as err:
             return SolverResult(self.name, Mode.LOCAL, failure=_crash(
                 f"Crash: the program could not start: {shlex.join(self.program.command)}: {err.strerror or err}"))
@@ -244,15 +246,17 @@ class ExternalSolver:
 
 # -- starting and ending a program --------------------------------------------------------------------
 
-def _spawn(command: tuple[str, ...], env: dict, cwd: str | None) -> _Process:
-    """Start a program, its standard streams piped to this process: under a guardian where Linux allows
-    (OSError, as from Popen, when the guardian reports that the program could not start)."""
+def _spawn(command: tuple[str, ...], env: dict, cwd: str | None, writable: tuple[str, ...] = ()) -> _Process:
+    """Start a program, its standard streams piped to this process: in its jail (``minecheck.running.jail``),
+    under a guardian where Linux allows (OSError, as from Popen, when it could not start)."""
+    jailed = jail.command(command, cwd, env, writable)
+    command, wrapped = tuple(jailed), jailed != list(command)
     pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
     if not GUARDED:
         with FORK_LOCK:
             process = _Process(command, **pipes, env=env, cwd=cwd, start_new_session=True)
             _track(process)
-        process.guarded, process.tree = False, Tree(process.pid)
+        process.guarded, process.jailed, process.tree = False, wrapped, Tree(process.pid)
         return process
     with FORK_LOCK:  # (see there) no sandbox forked meanwhile holds the report's write end
         report_read, report_write = os.pipe()
@@ -266,7 +270,7 @@ def _spawn(command: tuple[str, ...], env: dict, cwd: str | None) -> _Process:
         finally:
             os.close(report_write)
         _track(process)
-    process.guarded, process.tree = True, Tree(process.pid, own=False)
+    process.guarded, process.jailed, process.tree = True, wrapped, Tree(process.pid, own=False)
     report = _read_report(report_read, process.pid)
     if report != b"0":  # an errno: the exec failed (or, empty, the guardian itself did not get that far)
         _end(process, grace=KILL_WAIT)
@@ -499,8 +503,11 @@ def _protocol(what: str) -> Failure:
     return Failure(FailureKind.PROTOCOL, f"{PROTOCOL_PREFIX}: {what}")
 
 
-def _status_text(status: int) -> str:
-    """A program's exit code as the error of a crash (Popen gives -N for a signal)."""
+def _status_text(status: int, jailed: bool = False) -> str:
+    """A program's exit code as the error of a crash (Popen gives -N for a signal; bwrap, as a shell does,
+    128 + N for a program it ran)."""
+    if jailed and 128 < status < 128 + 65:
+        status = -(status - 128)
     if status < 0:
         return "Crash: " + describe_status(-status & 0x7F).replace("the solver's process", "the program")
     return f"Crash: the program exited with status {status}"

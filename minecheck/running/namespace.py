@@ -5,8 +5,9 @@ can read from /proc would take a campaign's worker, or the campaign itself, down
 namespace of its own the solver sees only its own processes: ``getppid()`` is the namespace's init, a
 process that signals from inside the namespace cannot reach, and no process outside has a number there.
 
-The sandbox's child (``enter``) moves its children into a new PID and mount namespace (and a user
-namespace where minecheck does not run as root), forks the namespace's init (``run_init``), which mounts
+The sandbox's child (``enter``) moves its children into a new PID, mount and network namespace (no network:
+a solver reaches no server, nor a port of the machine; and a user namespace where minecheck does not run as
+root), forks the namespace's init (``run_init``), which mounts
 the namespace's own /proc (so that a subreaper's /proc walk names its own processes) and forks the
 process that serves the calls.  Each waits for the next and ends as it ended (``exit_as``), so the caller
 sees the solver's exit or signal as before.  Where Linux refuses a namespace (no user namespaces, a
@@ -25,6 +26,7 @@ from minecheck.running.reaper import _libc
 CLONE_NEWNS = 0x00020000
 CLONE_NEWUSER = 0x10000000
 CLONE_NEWPID = 0x20000000
+CLONE_NEWNET = 0x40000000  # a network of its own: a loopback nothing else listens on
 MS_REC, MS_PRIVATE = 0x4000, 1 << 18
 MS_NOSUID, MS_NODEV, MS_NOEXEC = 2, 4, 8
 _SIGNALLED = 128  # an init's exit code past this names the signal that ended the process it waited for
@@ -34,11 +36,11 @@ _state: dict[str, bool] = {"refused": False}  # once Linux refuses, later sandbo
 
 def enter() -> bool:
     """In a freshly forked sandbox child: put the children it forks from now on in a PID namespace (and a
-    mount namespace) of their own; False (nothing changed) where Linux does not allow it."""
+    mount and network namespace) of their own; False (nothing changed) where Linux does not allow it."""
     if _state["refused"]:
         return False
     uid, gid = os.geteuid(), os.getegid()
-    flags = CLONE_NEWPID | CLONE_NEWNS | (CLONE_NEWUSER if uid != 0 else 0)
+    flags = CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWNET | (CLONE_NEWUSER if uid != 0 else 0)
     try:
         libc = _libc()
         if libc.unshare(flags) != 0:

@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from minecheck.model.errors import BadFile, FolderRefused, RunDisturbed
+from minecheck.running import jail
 from minecheck.running.rundata import check_folder
 
 FINDINGS = "findings.jsonl"
@@ -422,6 +423,7 @@ def holding(path: Path, option: str = "--out") -> Iterator[None]:
     """The folder made and its lock held for the block (a block inside another one of this process
     holding it already changes nothing); ValueError naming the process that holds it otherwise."""
     make_folder(path, option)
+    jail.hide(path)  # no program started from here on sees it
     took = path.resolve() not in _HELD
     if took:
         lock(path)

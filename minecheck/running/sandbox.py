@@ -31,7 +31,10 @@ Linux only (``/proc`` and ``fork``); elsewhere ``run`` calls in-process without 
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import faulthandler
+import io
 import os
 import pickle
 import resource
@@ -59,12 +62,14 @@ SUPPORTED = sys.platform.startswith("linux") and hasattr(os, "fork")
 class Channel:
     """One end of a pair of pipes carrying pickled messages, each prefixed by its length.
 
-    (multiprocessing.connection would do, at the price of importing sockets and temporary files on
-    every start of the command line.)
+    The caller's end reads what a solver's sandbox sends: untrusted, so it is unpickled by ``AnswerUnpickler``
+    (a pickle can call anything it names).  (multiprocessing.connection would do, at the price of importing
+    sockets and temporary files on every start of the command line.)
     """
 
-    def __init__(self, read_fd: int, write_fd: int):
+    def __init__(self, read_fd: int, write_fd: int, untrusted: bool = False):
         self.read_fd, self.write_fd = read_fd, write_fd
+        self.untrusted = untrusted
 
     def send(self, message: object) -> None:
         data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
@@ -74,7 +79,8 @@ class Channel:
 
     def recv(self) -> Any:
         (size,) = struct.unpack("<Q", self._read(8))
-        return pickle.loads(self._read(size))
+        data = self._read(size)
+        return AnswerUnpickler(io.BytesIO(data)).load() if self.untrusted else pickle.loads(data)
 
     def _read(self, size: int) -> bytes:
         chunks, left = [], size
@@ -97,6 +103,27 @@ class Channel:
                 pass
 
 
+SAFE_BUILTINS = frozenset({"int", "float", "complex", "str", "bytes", "bytearray", "bool", "tuple", "list", "dict",
+                           "set", "frozenset", "slice", "range"})
+SAFE_CLASSES = {("fractions", "Fraction"), ("decimal", "Decimal"), ("collections", "OrderedDict")}
+
+
+class AnswerUnpickler(pickle.Unpickler):
+    """Reads back what a sandbox answers, admitting only plain data: builtin values, exact numbers, and minecheck's
+    own dataclasses and enums (an answer, an outcome, a declaration).  Any other name in the pickle - os.system,
+    a function, a class with effects - is refused (``pickle.UnpicklingError``), so a solver's answer can never
+    run code in the process that checks it."""
+
+    def find_class(self, module: str, name: str):
+        if module == "builtins" and name in SAFE_BUILTINS or (module, name) in SAFE_CLASSES:
+            return super().find_class(module, name)
+        if module.split(".")[0] == "minecheck" and "." not in name:
+            found = super().find_class(module, name)
+            if isinstance(found, type) and (dataclasses.is_dataclass(found) or issubclass(found, enum.Enum)):
+                return found
+        raise pickle.UnpicklingError(f"{module}.{name} is not an answer minecheck takes from a sandbox")
+
+
 MAKE_CPU = 60.0  # CPU seconds a solver made in its sandbox may take to import its module and be made
 MAKE_IDLE = 30.0  # seconds that making may wait (a disk, a licence server) before it is stopped
 
@@ -111,7 +138,7 @@ def preparing(budget: Budget) -> Budget:
 def channel_pair() -> tuple[Channel, Channel]:
     down_read, down_write = os.pipe()
     up_read, up_write = os.pipe()
-    return Channel(up_read, down_write), Channel(down_read, up_write)
+    return Channel(up_read, down_write, untrusted=True), Channel(down_read, up_write)
 
 
 class Sandbox:
@@ -179,6 +206,13 @@ class Sandbox:
             reply: Outcome = self.conn.recv()
         except (EOFError, ConnectionResetError, OSError):
             return self._died(start, budget)
+        except Exception as err:  # noqa: BLE001 - an answer that cannot be read back (refused, torn) is the solver's
+            self.close()  # what else it sent is in the pipe: start afresh
+            return Outcome(error=f"UnreadableAnswer: {describe_error(err)}", wall=time.perf_counter() - start)
+        if not isinstance(reply, Outcome):
+            self.close()
+            return Outcome(error=f"UnreadableAnswer: the sandbox sent {type(reply).__name__}, not an outcome",
+                           wall=time.perf_counter() - start)
         if reply.stop is not None:  # the child stopped itself (CPU budget, MemoryError): start afresh
             self.close()
         return replace(reply, wall=time.perf_counter() - start) if reply.stop is Stop.CPU else reply

@@ -123,7 +123,7 @@ def test_a_solver_that_ends_its_process_is_a_crash_finding_on_its_boards_only(tm
                for f in findings)
 
 
-def test_a_dead_worker_is_a_crash_finding_on_its_own_board_and_the_others_are_checked(tmp_path):
+def test_a_dead_worker_is_a_crash_finding_on_its_own_board_and_the_others_are_checked(tmp_path, unjailed):
     config = Config(3, (hanging_solver.KILL_WORKER,), ("exact",), "reveal")
     deadly = {i for i in range(8) if hanging_solver.dies_on(generate_board(board_recipe(config, i)))}
     assert 0 < len(deadly) < 8, "the test needs boards that kill the worker and boards that do not"

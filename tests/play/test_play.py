@@ -85,7 +85,7 @@ def test_a_crashing_or_spinning_player_loses_each_game_with_its_error_and_the_ru
     assert summary["solvers"][hanging_solver.RAISE]["errors"] == 2
 
 
-def test_a_player_that_kills_its_worker_loses_that_game_and_the_run_goes_on(tmp_path):
+def test_a_player_that_kills_its_worker_loses_that_game_and_the_run_goes_on(tmp_path, unjailed):
     config = PlayConfig(3, (hanging_solver.KILL_WORKER, "exact"), "5x5x3", budget=Budget(cpu=5))  # 3 mines: it kills
     run_play(config, tmp_path, games=1, jobs=2)
     games = {(g["player"], g["index"]): g for g in read_games(tmp_path)}

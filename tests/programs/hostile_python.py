@@ -81,7 +81,42 @@ class StopSelf(_LikeExact):
         return self.exact(board, mode)
 
 
+class _Payload:
+    """Unpickled, it runs ``exec`` of its code: a solver's answer that would run code in the process reading it."""
+
+    def __init__(self, code: str):
+        self.code = code
+
+    def __reduce__(self):
+        return exec, (self.code,)
+
+
+class PickleBomb(Lie):
+    """Answers an object whose unpickling writes the file named by $MINECHECK_PICKLE_MARKER (in the process that
+    reads the answer back: the worker, were it not refused there)."""
+
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        marker = os.environ.get("MINECHECK_PICKLE_MARKER", "")
+        code = f"open({marker!r}, 'w').write('ran in ' + str(__import__('os').getpid()))" if marker else "pass"
+        return replace(mine_everywhere(board, mode, self.name), extra=(("payload", _Payload(code)),))
+
+
+class PhoneHome(Lie):
+    """Connects to 127.0.0.1:$MINECHECK_TEST_PORT before it lies; raises if that reached anything."""
+
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        import socket
+
+        try:
+            socket.create_connection(("127.0.0.1", int(os.environ["MINECHECK_TEST_PORT"])), timeout=2).close()
+        except OSError:
+            return mine_everywhere(board, mode, self.name)
+        raise RuntimeError("reached a port of the machine")
+
+
 LIE = "hostile_python:Lie"
+PHONE_HOME = "hostile_python:PhoneHome"
+PICKLE_BOMB = "hostile_python:PickleBomb"
 LIE_AND_PATCH = "hostile_python:LieAndPatch"
 KILL_PARENT = "hostile_python:KillParent"
 STOP_PARENT = "hostile_python:StopParent"

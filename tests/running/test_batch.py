@@ -81,7 +81,7 @@ def test_a_small_sweep_campaign_checks_its_boards_in_batches_with_the_findings_o
     assert found == sorted(f.to_json() for i in range(40) for f in check_index(config, i).findings) != []
 
 
-def test_a_worker_killed_in_a_batch_costs_a_crash_on_its_own_boards_and_the_rest_are_checked(tmp_path):
+def test_a_worker_killed_in_a_batch_costs_a_crash_on_its_own_boards_and_the_rest_are_checked(tmp_path, unjailed):
     config = Config(3, (hanging_solver.KILL_WORKER,), ("exact",), "small:2")
     deadly = {i for i in range(small_count(2)) if hanging_solver.dies_on(small_entry(2, i).board)}
     assert 0 < len(deadly) < small_count(2)

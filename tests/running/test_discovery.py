@@ -209,3 +209,14 @@ def test_a_broken_pyproject_is_exit_2_naming_the_file_and_the_place(tmp_path, mo
     err = capsys.readouterr().err
     assert code == 2 and str(tmp_path / "pyproject.toml") in err and named in err, err
     assert err.count("\n") == 1 and "internal error" not in err
+
+
+def test_a_program_s_writable_paths_are_absolute_and_must_exist(tmp_path):
+    (tmp_path / "cache").mkdir()
+    found = lookup(f'p={{command = "true", writable = ["{tmp_path / "cache"}"]}}')
+    assert found.writable == (str(tmp_path / "cache"),)
+    assert Definition.from_json(found.to_json()) == found
+    with pytest.raises(UnknownSolver, match="no such file or folder"):
+        lookup(f'p={{command = "true", writable = ["{tmp_path / "nowhere"}"]}}')
+    with pytest.raises(UnknownSolver, match="writable is for programs"):
+        lookup(f'p={{target = "mod:Thing", writable = ["{tmp_path}"]}}')

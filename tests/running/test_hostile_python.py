@@ -21,7 +21,7 @@ from minecheck.campaigns.fuzz import Config, board_recipe
 from minecheck.check.findings import read_findings
 from minecheck.model.answers import Answers
 from minecheck.model.budget import Budget
-from minecheck.running import namespace, workqueue
+from minecheck.running import jail, namespace, workqueue
 from minecheck.running.discovery import get_solver
 from minecheck.solvers.exact import ExactSolver
 
@@ -90,9 +90,23 @@ def test_the_command_line_checks_a_solver_that_patches_on_import_against_the_unp
     assert [f["subject"] for f in json.loads(done.stdout)["findings"]] == [PATCH_ON_IMPORT], done.stdout
 
 
+@pytest.mark.skipif(not jail.status().active, reason="no sandbox for programs here (docs/sandbox.md)")
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_program_that_tries_to_kill_its_worker_reaches_only_itself_in_its_sandbox(jobs, tmp_path, lies):
+    # in its PID namespace the "worker" it finds is its sandbox's init, whose parent is no one (0): its kill(0)
+    # ends its own process group, on its deadly boards, and the worker serves on
+    findings = campaign(tmp_path, jobs, hanging_solver.KILL_WORKER, h.LIE, boards=FEW)
+    assert judged(findings, h.LIE) == {x for x in lies if x[0] < FEW}
+    killed = [f for f in findings if f.subject == hanging_solver.KILL_WORKER]
+    deadly = {i for i in range(FEW) if hanging_solver.dies_on(generate_board(board_recipe(CONFIG, i)))}
+    assert {f.index for f in killed} == deadly
+    assert {f.subject_says for f in killed} == {"Crash: the program was killed by SIGKILL"}, "no worker died"
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_program_that_kills_the_worker_costs_its_own_boards_and_the_solver_beside_it_keeps_its_findings(
-        jobs, tmp_path, lies):
+        jobs, tmp_path, lies, unjailed):
+    # without the sandbox (refused by the kernel): the program stands in for an out-of-memory killer
     findings = campaign(tmp_path, jobs, hanging_solver.KILL_WORKER, h.LIE, boards=FEW)
     assert judged(findings, h.LIE) == {x for x in lies if x[0] < FEW}
     killed = [f for f in findings if f.subject == hanging_solver.KILL_WORKER]
@@ -126,10 +140,10 @@ def test_a_solver_that_stops_itself_is_stopped_when_idle_once_per_board(jobs, tm
     assert all("without using the CPU" in f.subject_says for f in findings)
 
 
-def test_a_program_that_stops_the_worker_running_it_does_not_hang_the_campaign(tmp_path, monkeypatch):
-    # cmd: programs have no PID namespace (docs/campaigns.md): this one SIGSTOPs its guardian's parent, the pool
-    # worker, on boards with a total; the coordinator sees the worker stopped, kills it, and the campaign ends,
-    # the same with one worker and two
+def test_a_program_that_stops_the_worker_running_it_does_not_hang_the_campaign(tmp_path, monkeypatch, unjailed):
+    # without the sandbox (where the kernel refuses it) a program can reach its worker: this one SIGSTOPs its
+    # guardian's parent, the pool worker, on boards with a total; the coordinator sees the worker stopped, kills
+    # it, and the campaign ends, the same with one worker and two (in the sandbox: tests/running/test_jail.py)
     import shlex
     import sys
 
@@ -149,3 +163,36 @@ def test_a_program_that_stops_the_worker_running_it_does_not_hang_the_campaign(t
     assert all(f.subject_says.startswith("the worker process died during this task") for f in crashes)
     assert any(f.subject == h.LIE for f in read_findings(tmp_path / "1")), "the liar beside it keeps its findings"
     assert len((tmp_path / "1" / "boards.jsonl").read_text().splitlines()) == 5  # every board checked: no hang
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_answer_that_would_run_code_when_read_back_is_refused_and_costs_its_solver_alone(
+        jobs, tmp_path, lies, monkeypatch):
+    marker = tmp_path / "ran"
+    monkeypatch.setenv("MINECHECK_PICKLE_MARKER", str(marker))
+    findings = campaign(tmp_path / "run", jobs, h.PICKLE_BOMB, h.LIE, boards=FEW)
+    assert not marker.exists(), "the payload ran in the worker"
+    assert judged(findings, h.LIE) == {x for x in lies if x[0] < FEW}
+    bombs = [f for f in findings if f.subject == h.PICKLE_BOMB]
+    assert bombs and {f.kind.value for f in bombs} == {"crash"}
+    assert all("builtins.exec is not an answer minecheck takes from a sandbox" in f.subject_says for f in bombs)
+
+
+@pytest.mark.skipif(not namespace.enter_allowed(), reason=NO_NAMESPACE)
+def test_a_python_solver_cannot_reach_a_port_open_on_the_machine_s_loopback(monkeypatch):
+    import socket
+
+    from shared import board
+
+    from minecheck.model.answers import Mode
+    from minecheck.running.registry import run_solver
+
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        monkeypatch.setenv("MINECHECK_TEST_PORT", str(listener.getsockname()[1]))
+        result = run_solver(get_solver(h.PHONE_HOME), board("HHH/121"), Mode.LOCAL, budget=BUDGET)
+        listener.setblocking(False)
+        with pytest.raises(BlockingIOError):
+            listener.accept()
+    assert result.error is None, result.error

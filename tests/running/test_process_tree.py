@@ -17,7 +17,7 @@ from pathlib import Path
 
 import hostile_solvers
 import pytest
-from shared import PROGRAMS, board
+from shared import PROGRAMS, board, writing
 
 from minecheck.campaigns.campaign import run_campaign
 from minecheck.campaigns.fuzz import Config
@@ -81,9 +81,15 @@ def assert_none_left(pids: Path, started: int) -> None:
     assert not left, f"still running: {left}"
 
 
-def run_cmd(command: str, budget: Budget = BUDGET, **options):
-    return run_solver(ExternalSolver("hostile", Program.parse(command), **options), board("HHH/121"), Mode.LOCAL,
-                      budget=budget)
+def run_cmd(command: str, budget: Budget = BUDGET, writable: Path | None = None):
+    """One board for the program; ``writable``: the folder of its pids file (all else is read-only to it)."""
+    program = Program.parse(command, writable=(str(writable),) if writable else ())
+    return run_solver(ExternalSolver("hostile", program), board("HHH/121"), Mode.LOCAL, budget=budget)
+
+
+def zombies_below() -> list[int]:
+    """The processes below this one that have ended and wait to be waited for."""
+    return [p.pid for p in members(processes(), os.getpid()) if p.pid != os.getpid() and not running(p.pid)]
 
 
 # -- programs run through cmd: ---------------------------------------------------------------------------
@@ -91,43 +97,44 @@ def run_cmd(command: str, budget: Budget = BUDGET, **options):
 @pytest.mark.parametrize("program, started", [("fork_and_exit.py", 2), ("double_fork.py", 3)])
 def test_what_a_program_leaves_behind_ends_with_its_run(program, started, tmp_path):
     pids = tmp_path / "pids"
-    result = run_cmd(hostile(program, pids))
+    result = run_cmd(hostile(program, pids), writable=tmp_path)
     assert result.error is None
     assert_none_left(pids, started)
 
 
 def test_children_and_orphans_of_a_program_are_waited_for_not_left_as_zombies(tmp_path):
     pids = tmp_path / "pids"
-    assert run_cmd(hostile("double_fork.py", pids)).error is None
+    assert run_cmd(hostile("double_fork.py", pids), writable=tmp_path).error is None
     time.sleep(0.2)
-    assert not [pid for pid in recorded(pids) if os.path.exists(f"/proc/{pid}")]
+    assert len(recorded(pids)) == 3 and not naming(pids)
+    assert not zombies_below(), "the ids the program's processes had are in its own PID namespace: looked at from here"
 
 
 @pytest.mark.parametrize("own_session", [False, True])
 def test_a_spinning_child_is_a_cpu_timeout_even_in_a_session_of_its_own(own_session, tmp_path):
     pids = tmp_path / "pids"
-    result = run_cmd(hostile("spinning_child.py", pids, *(["--setsid"] if own_session else [])))
+    result = run_cmd(hostile("spinning_child.py", pids, *(["--setsid"] if own_session else [])), writable=tmp_path)
     assert result.error == "Timeout: stopped at its CPU-time budget of 1 s"
     assert_none_left(pids, 2)
 
 
 def test_a_program_that_never_reads_its_input_and_sleeps_is_stopped_as_idle(tmp_path):
     pids = tmp_path / "pids"
-    result = run_cmd(hostile("never_reads.py", pids), Budget(cpu=1.0, idle=1.0))
+    result = run_cmd(hostile("never_reads.py", pids), Budget(cpu=1.0, idle=1.0), tmp_path)
     assert result.error.startswith("Timeout: stopped after 1 s without using the CPU")
     assert_none_left(pids, 1)
 
 
 def test_a_flood_on_standard_output_is_a_crash_naming_the_limit(tmp_path):
     pids = tmp_path / "pids"
-    result = run_cmd(hostile("flood.py", pids, "--mib", "8"), Budget(cpu=1.0, idle=2.0, output_mib=1))
+    result = run_cmd(hostile("flood.py", pids, "--mib", "8"), Budget(cpu=1.0, idle=2.0, output_mib=1), tmp_path)
     assert result.error == "Crash: the program wrote more than 1 MiB to its standard output"
     assert_none_left(pids, 1)
 
 
 def test_the_default_limit_on_standard_output_is_64_mib_and_is_named(tmp_path):
     pids = tmp_path / "pids"
-    result = run_cmd(hostile("flood.py", pids, "--mib", "70"), Budget(cpu=5.0, idle=2.0))
+    result = run_cmd(hostile("flood.py", pids, "--mib", "70"), Budget(cpu=5.0, idle=2.0), tmp_path)
     assert result.error == "Crash: the program wrote more than 64 MiB to its standard output"
     assert result.failure.kind.value == "crash" and result.failure.budget == "output"
     assert_none_left(pids, 1)
@@ -135,7 +142,7 @@ def test_the_default_limit_on_standard_output_is_64_mib_and_is_named(tmp_path):
 
 def test_a_flood_on_standard_error_is_drained_and_dropped_and_the_answer_after_it_counts(tmp_path):
     pids = tmp_path / "pids"
-    result = run_cmd(hostile("flood.py", pids, "--mib", "40", "--stderr"), Budget(cpu=5.0, idle=1.0))
+    result = run_cmd(hostile("flood.py", pids, "--mib", "40", "--stderr"), Budget(cpu=5.0, idle=1.0), tmp_path)
     assert result.error is None and result.claims == frozenset()
     assert_none_left(pids, 1)
 
@@ -151,7 +158,7 @@ def test_what_a_crash_keeps_of_a_flood_on_standard_error_is_its_last_lines(tmp_p
 
 def test_a_persistent_program_that_ignores_the_end_of_its_input_ends_when_closed(tmp_path):
     pids = tmp_path / "pids"
-    solver = build(lookup("p=cmd:" + hostile("ignores_eof.py", pids), persistent=True))
+    solver = build(lookup(writing("p", hostile("ignores_eof.py", pids), tmp_path), persistent=True))
     for _ in range(2):
         assert run_solver(solver, board("HHH/121"), Mode.LOCAL, budget=BUDGET).error is None
     assert len(recorded(pids)) == 2, "one program (and its child) answered both requests"
@@ -170,7 +177,7 @@ def test_a_persistent_program_ends_when_the_process_that_started_it_does(how, tm
             "from minecheck.running.discovery import build\n"
             "from minecheck.running.registry import run_solver\n"
             "from minecheck.model.budget import Budget\n"
-            f"solver = build(lookup('p=cmd:' + {hostile('ignores_eof.py', pids)!r}, persistent=True))\n"
+            f"solver = build(lookup({writing('p', hostile('ignores_eof.py', pids), tmp_path)!r}, persistent=True))\n"
             "print(run_solver(solver, board('HHH/121'), Mode.LOCAL, Budget(cpu=5)).error, flush=True)\n"
             "if sys.argv[1] == 'is killed':\n"
             "    time.sleep(600)\n"
@@ -258,7 +265,7 @@ def _campaign(subjects: list[str], out: Path, jobs: int, persistent: bool = Fals
 ])
 def test_a_flood_gives_the_same_findings_on_one_or_two_processes(options, says, tmp_path):
     pids = tmp_path / "pids"
-    found = [sorted(f.subject_says for f in _campaign(["flood=cmd:" + hostile("flood.py", pids, *options)],
+    found = [sorted(f.subject_says for f in _campaign([writing("flood", hostile("flood.py", pids, *options), tmp_path)],
                                                       tmp_path / str(jobs), jobs, boards=1, timeout=5.0))
              for jobs in (1, 2)]
     assert found[0] == found[1]
@@ -269,14 +276,16 @@ def test_a_flood_gives_the_same_findings_on_one_or_two_processes(options, says, 
 def test_a_campaign_leaves_no_process_of_its_solvers_behind(tmp_path, monkeypatch):
     pids = tmp_path / "pids"
     monkeypatch.setattr(hostile_solvers._Hostile, "pids", str(pids))
-    _campaign(["fork=cmd:" + hostile("fork_and_exit.py", pids), "double=cmd:" + hostile("double_fork.py", pids),
+    _campaign([writing("fork", hostile("fork_and_exit.py", pids), tmp_path),
+               writing("double", hostile("double_fork.py", pids), tmp_path),
                hostile_solvers.DOUBLE], tmp_path / "out", jobs=2)
     assert_none_left(pids, 2 * 2 * 2 * 3)  # boards x modes x (program and child, two of each for the doubles)
 
 
 def test_a_persistent_program_ignoring_the_end_of_its_input_ends_with_the_campaign(tmp_path):
     pids = tmp_path / "pids"
-    findings = _campaign(["p=cmd:" + hostile("ignores_eof.py", pids)], tmp_path / "out", jobs=2, persistent=True)
+    program = writing("p", hostile("ignores_eof.py", pids), tmp_path)
+    findings = _campaign([program], tmp_path / "out", jobs=2, persistent=True)
     assert findings == []
     assert_none_left(pids, 2)
 
@@ -289,11 +298,11 @@ def test_killing_a_campaign_with_sigkill_ends_its_workers_sandboxes_and_programs
             "import hostile_solvers\n"
             "from minecheck.running.workqueue import run_tasks\n"
             "hostile_solvers._Hostile.pids = sys.argv[1]\n"
-            "run_tasks(iter([hostile_solvers.SPIN_CHILD, 'cmd:' + sys.argv[2]]),\n"
+            "run_tasks(iter([hostile_solvers.SPIN_CHILD, sys.argv[2]]),\n"
             "          lambda pool, name: pool.submit(hostile_solvers.run_one, name), print,\n"
             "          lambda name, why: why, jobs=2)\n")
-    campaign = subprocess.Popen([sys.executable, "-c", code, str(pids), hostile("spinning_child.py", pids, "--setsid")],
-                                cwd=TESTS)
+    program = writing("p", hostile("spinning_child.py", pids, "--setsid"), tmp_path)
+    campaign = subprocess.Popen([sys.executable, "-c", code, str(pids), program], cwd=TESTS)
     try:
         deadline = time.monotonic() + 30
         while len(recorded(pids)) < 3 and time.monotonic() < deadline:  # the solver's child, the program, its child

@@ -10,7 +10,7 @@ import shlex
 import sys
 
 import pytest
-from shared import PROGRAMS, board
+from shared import PROGRAMS, board, writing
 
 from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import Kind
@@ -103,14 +103,15 @@ def test_play_names_a_program_as_fuzz_does_and_runs_it_persistently(tmp_path, ca
     starts = tmp_path / "starts"
     command = shlex.join([sys.executable, str(PROGRAM), "--persistent", "--starts", str(starts)])
     out = tmp_path / "play"
-    code = main(["play", "--solvers", f"py=cmd:{command}", "--persistent", "--games", "2", "--seed", "1",
-                 "--out", str(out), "--no-progress", "--no-report", "--jobs", "1"])
+    code = main(["play", "--solvers", writing("py", command, tmp_path), "--persistent", "--games", "2", "--seed",
+                 "1", "--out", str(out), "--no-progress", "--no-report", "--jobs", "1"])
     assert code == 0, capsys.readouterr()
     games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     assert {g["player"] for g in games} == {"py"} and all(g["error"] is None for g in games)
     stored = json.loads((out / "play.json").read_text())
     (definition,) = [json.loads(d) for d in stored["definitions"]]
     assert stored["players"] == ["py"] and definition["persistent"] is True
+    assert definition["writable"] == [str(tmp_path)], "the one place it may write, kept for a replay"
     assert "py" in json.loads((out / "summary.json").read_text())["solvers"]
     decisions = sum(len(g["turns"]) for g in games)
     assert decisions > 2 and len(starts.read_text().split()) == 1  # one process for every decision of the worker

