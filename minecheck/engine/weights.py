@@ -12,8 +12,9 @@ product tree (never a running product, which costs the number of components time
 products of the polynomials on the way up, and on the way down each child's correlation is its
 parent's times its sibling's polynomial (a middle product), all packed into big integers (Kronecker
 substitution) and multiplied with GMP (``gmpy2``) once they are big (bench/bigint.py: 60x Python's
-ints at 10 Mbit; Python's ints stay where they are faster, on small numbers).  The tight components
-only scale every count by their product, which cancels in every probability, so they stay out of
+ints at 10 Mbit; Python's ints stay where they are faster, on small numbers), imported only then: gmpy2's import
+reads every installed package's metadata (40 ms), which a command that counts nothing big should not pay.
+The tight components only scale every count by their product, which cancels in every probability, so they stay out of
 the tree; the tail is made by ratios from one binomial (C(n, k+1) = C(n, k) (n-k) / (k+1)).
 """
 
@@ -21,8 +22,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import comb
-
-import gmpy2
 
 from minecheck.engine.sweep import pack, slot_for, unpack
 
@@ -90,7 +89,7 @@ def weigh(polys: list[tuple[int, ...]], off: int, remaining: int) -> Weighting:
     for i, w in zip(loose, found):
         weights[i], norms[i] = tuple(w), rest
     scale = product([trimmed[i][0] for i in tight])
-    layouts = scale * rest if scale.bit_length() < BIG or rest.bit_length() < BIG else int(gmpy2.mpz(scale) * rest)
+    layouts = scale * rest if scale.bit_length() < BIG or rest.bit_length() < BIG else int(_gmp().mpz(scale) * rest)
     is_tight = tuple(len(p) == 1 for p in trimmed)
     return Weighting(layouts, tuple(lows), tuple(weights), tuple(norms), rest, is_tight, tight_mines)
 
@@ -135,7 +134,7 @@ def tail(off: int, spare: int, width: int) -> list[int]:
             out[spare - k] = value
             value = value * (off - k) // (k + 1)
         return out
-    value = gmpy2.mpz(value)
+    value = _gmp().mpz(value)
     for k in range(lo, hi + 1):
         out[spare - k] = int(value)
         value = value * (off - k) // (k + 1)
@@ -148,7 +147,7 @@ def product(values: list) -> int:
     if not values:
         return 1
     if len(values) > 64:
-        values = [gmpy2.mpz(v) for v in values]
+        values = list(map(_gmp().mpz, values))
     while len(values) > 1:
         values = [values[i] * values[i + 1] if i + 1 < len(values) else values[i] for i in range(0, len(values), 2)]
     return int(values[0])
@@ -170,7 +169,7 @@ def correlate(polys: list[tuple[int, ...]], t: list[int]) -> list[list[int]]:
     bits = sum(sum(p).bit_length() for p in polys) + max(t).bit_length() + (total + 1).bit_length() + 1
     slot = slot_for(bits)
     big = slot * (total + 1) > BIG
-    cast = gmpy2.mpz if big else int
+    cast = _gmp().mpz if big else int
     leaves = [_Node(len(p) - 1, cast(pack(p, slot)), None, i) for i, p in enumerate(polys)]
     root = _tree(leaves)
     out: list[list[int]] = [[] for _ in polys]
@@ -190,7 +189,14 @@ def correlate(polys: list[tuple[int, ...]], t: list[int]) -> list[list[int]]:
 def _window(x, shift: int, bits: int, big: bool):
     """``bits`` bits of x from bit ``shift`` up."""
     x >>= shift
-    return gmpy2.f_mod_2exp(x, bits) if big else x & ((1 << bits) - 1)
+    return _gmp().f_mod_2exp(x, bits) if big else x & ((1 << bits) - 1)
+
+
+def _gmp():
+    """gmpy2, imported on the first big number (the module's docstring says why not before)."""
+    import gmpy2
+
+    return gmpy2
 
 
 def _tree(nodes: list[_Node]) -> _Node:

@@ -13,8 +13,6 @@ from __future__ import annotations
 import math
 import sys
 
-import gmpy2
-
 PYTHON_DIGITS = 4000  # below Python's own limit (4,300): shorter strings are read by int() as ever
 
 
@@ -28,6 +26,8 @@ def whole(text: str) -> int:
     """A decimal integer of any length, read in GMP's sub-quadratic time (json.loads' ``parse_int``)."""
     if len(text) <= PYTHON_DIGITS:
         return int(text)
+    import gmpy2  # here, not at the top: its import reads every installed package's metadata (40 ms a command)
+
     return int(gmpy2.mpz(text))
 
 
