@@ -6,17 +6,21 @@
   side are negated, artificials never come back after Phase I, Bland's rule picks both the
   entering and the leaving variable (so it cannot cycle), and unboundedness is a status.
 
-Both read and return plain data: an ``LP`` in, an ``LPResult`` out.
+Both read and return plain data: an ``LP`` in, an ``LPResult`` out.  NumPy is imported by the functions
+that pivot, not at the top: every listing of the solvers imports this module (``ilp`` solves its relaxations
+here), and NumPy's import is most of ``minecheck solvers``' time when nothing is solved.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from minecheck.model.errors import SolverFault
 from minecheck.solvers.defects import chosen, names_of
+
+if TYPE_CHECKING:
+    import numpy as np
 
 OPTIMAL, INFEASIBLE, UNBOUNDED = "optimal", "infeasible", "unbounded"
 
@@ -57,6 +61,8 @@ def solve_seed(lp: LP, defects: frozenset[str] = SEED_DEFECTS) -> LPResult:
 
     ``defects``: the ones kept (``minecheck.solvers.defects``); each one left out is fixed at its site.
     """
+    import numpy as np
+
     defects = chosen(defects, "simplex@seed")
     m, n = len(lp.b), len(lp.c)
     sign = [1.0] * m
@@ -118,6 +124,8 @@ def _seed_iterate(t: np.ndarray, basis: list[int], cost: np.ndarray, allow_unbou
 
     None when optimal (or Phase I ends); an unbounded result only with simplex-unbounded-raises off.
     """
+    import numpy as np
+
     m = len(basis)
     last = t.shape[1] - 1
     for _ in range(SEED_STEPS):
@@ -152,6 +160,8 @@ def _seed_iterate(t: np.ndarray, basis: list[int], cost: np.ndarray, allow_unbou
 
 def _seed_pivot(t: np.ndarray, basis: list[int], row: int, col: int) -> None:
     """The Java pivot(): rows whose entry in the pivot column is below EPS are left alone."""
+    import numpy as np
+
     t[row] /= t[row, col]
     factors = t[:, col].copy()
     rows = ~(np.abs(factors) < SEED_EPS)
@@ -169,6 +179,8 @@ MAX_PIVOTS = 100_000  # Bland's rule terminates; this only guards against a nume
 
 def solve_fixed(lp: LP) -> LPResult:
     """A correct two-phase simplex: optimal with a vertex, infeasible, or unbounded."""
+    import numpy as np
+
     m, n = len(lp.b), len(lp.c)
     a = np.array(lp.a, dtype=float).reshape(m, n)
     b = np.array(lp.b, dtype=float)
@@ -207,6 +219,8 @@ def solve_fixed(lp: LP) -> LPResult:
 
 def _unit_columns(a: np.ndarray) -> list[int]:
     """Per row, a column that is the unit vector of that row (a ready basic variable), or -1."""
+    import numpy as np
+
     basis = [-1] * a.shape[0]
     if a.size == 0:
         return basis
@@ -222,6 +236,8 @@ def _unit_columns(a: np.ndarray) -> list[int]:
 
 def _bland(t: np.ndarray, basis: list[int], cost: np.ndarray) -> bool:
     """Pivot to optimality by Bland's rule; False if the objective is unbounded below."""
+    import numpy as np
+
     last = t.shape[1] - 1
     for _ in range(MAX_PIVOTS):
         reduced = cost - cost[basis] @ t[:, :last] if basis else cost
@@ -242,6 +258,8 @@ def _bland(t: np.ndarray, basis: list[int], cost: np.ndarray) -> bool:
 
 def _pivot(t: np.ndarray, basis: list[int], row: int, col: int) -> None:
     """Make column ``col`` basic in ``row``; tiny negative right-hand sides are rounding, set to 0."""
+    import numpy as np
+
     t[row] /= t[row, col]
     factors = t[:, col].copy()
     factors[row] = 0.0
