@@ -14,16 +14,10 @@ import sys
 import time
 from pathlib import Path
 
-from minecheck.boards.generators import GENERATORS, LEVELS
-
 # Each command imports what it uses when it runs (jinja2, rich, numpy, CBC, dask are heavy), so that
-# `minecheck check` on a small board starts in a blink.
-from minecheck.campaigns.shrinking import (  # noqa: E402 - numbers only
-    PER_SIGNATURE,
-    SHRINK_CALLS,
-    SHRINK_CAP,
-    SHRINK_PATIENCE,
-)
+# `minecheck check` on a small board starts in a blink and `minecheck solvers` answers at once.
+from minecheck.boards.generators import GENERATORS, LEVELS
+from minecheck.campaigns.shrink_limits import PER_SIGNATURE, SHRINK_CALLS, SHRINK_CAP, SHRINK_PATIENCE
 from minecheck.check.findings import REGRESSIONS
 from minecheck.model.answers import Mode
 from minecheck.model.boardtext import read_board_arg

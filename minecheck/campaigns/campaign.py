@@ -41,9 +41,8 @@ from minecheck.campaigns.fuzz import (
     tasks,
 )
 from minecheck.campaigns.publish import Report, job_for, ordered, report_order
+from minecheck.campaigns.shrink_limits import PER_SIGNATURE, SHRINK_CAP
 from minecheck.campaigns.shrinking import (
-    PER_SIGNATURE,
-    SHRINK_CAP,
     ShrinkJob,
     failed_entry,
     keep,

@@ -23,9 +23,8 @@ from minecheck.campaigns.attribution import explained_by
 from minecheck.campaigns.baseline import Baseline, bug_news, exception
 from minecheck.campaigns.bugs import bugs
 from minecheck.campaigns.fuzz import ANSWERS, stored_budget, stored_judging
+from minecheck.campaigns.shrink_limits import PER_SIGNATURE, SHRINK_CAP
 from minecheck.campaigns.shrinking import (
-    PER_SIGNATURE,
-    SHRINK_CAP,
     ShrinkJob,
     keep,
     read_shrunk,

@@ -16,7 +16,8 @@ from pathlib import Path
 from minecheck.campaigns.bugs import bugs
 from minecheck.campaigns.fuzz import stored_budget, stored_judging
 from minecheck.campaigns.publish import job_for, ordered, shrink_representatives
-from minecheck.campaigns.shrinking import PER_SIGNATURE, keep, read_shrunk, run_job
+from minecheck.campaigns.shrink_limits import PER_SIGNATURE
+from minecheck.campaigns.shrinking import keep, read_shrunk, run_job
 from minecheck.check.findings import REGRESSIONS, WHOLE_BOARD, Finding, Kind, file_name, read_findings
 from minecheck.check.shrink import has_board
 from minecheck.check.shrinkcache import finding_key

@@ -30,6 +30,7 @@ import json
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+from minecheck.campaigns.shrink_limits import SHRINK_CALLS, SHRINK_PATIENCE
 from minecheck.check.certified import certify_checks, with_certificate
 from minecheck.check.crosscheck import BoardCheck, check_board
 from minecheck.check.findings import Finding, Kind
@@ -42,11 +43,7 @@ from minecheck.model.budget import Budget
 from minecheck.running.discovery import remember
 from minecheck.running.runfolder import append_text
 
-SHRINK_PATIENCE = 4.0  # a shrink goes on while a smaller board comes within this many times the last one's check
 SHRINK_FLOOR = PATIENCE_FLOOR  # CPU seconds a shrink may always spend on the next smaller board (tiny boards cost ms)
-SHRINK_CALLS = 500  # checks a shrink makes at most
-SHRINK_CAP = 120.0  # CPU seconds a shrink may take at most, unless --shrink-time says otherwise
-PER_SIGNATURE = 1  # findings shrunk and drawn in full per bug: the first (a slow engine pays per shrink)
 
 
 @dataclass(frozen=True)
