@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import shlex
+import subprocess
 import sys
 import textwrap
 
 import pytest
-from shared import PROGRAMS, board
+from shared import PROGRAMS, ROOT, board
 
 from minecheck.cli import main
 from minecheck.model.answers import Answers, Mode
@@ -101,6 +102,17 @@ def test_solvers_lists_built_in_and_configured_solvers_with_what_they_answer(pro
     assert rows["mine"]["answers"] == ["consistency", "counts", "probabilities", "verdicts"]
     assert rows["slowstart"]["modes"] == ["global"] and rows["slowstart"]["answers"] == ["consistency", "verdicts"]
     assert rows["slowstart"]["persistent"] is True and rows["prog"]["persistent"] is False
+
+
+def test_listing_the_solvers_imports_no_library_that_only_solving_needs():
+    """``minecheck solvers`` answers at once (issue 40): it imports each solver's module, and those leave NumPy,
+    GMP and the campaign's shrinking (the certifier, the cross-check) to the first board they solve."""
+    program = ("import sys, json\nfrom minecheck.cli import main\nmain(['solvers', '--json'])\n"
+               "print(json.dumps(sorted(sys.modules)), file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True, cwd=ROOT)
+    loaded = set(json.loads(done.stderr.splitlines()[-1]))
+    assert {r["name"] for r in json.loads(done.stdout)} >= {"exact", "ilp@seed", "simplex@fixed"}
+    assert not loaded & {"numpy", "gmpy2", "minecheck.campaigns.shrinking", "minecheck.check.crosscheck"}
 
 
 def test_a_configured_solver_is_checked_by_name_without_installing_it(project, capsys):
