@@ -7,16 +7,14 @@ with Pillow and numpy to check that the highlight and the heat map are really pa
 from __future__ import annotations
 
 import colorsys
-import os
 import re
-import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image
+from browser import DESKTOP, ORANGE, PHONE, drawn, framed, painted, require_chromium
 from test_report import Page
 
 from minecheck.cli import main
@@ -25,24 +23,7 @@ from minecheck.report.pages import render_index
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-# without the background-networking flags Chromium hangs on a closed network
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-MISSING = f"{CHROMIUM} is missing: .ci/run installs it (apt-get install chromium)"
-REQUIRED = os.environ.get("MINECHECK_REQUIRE_BROWSER") == "1"  # .ci/run sets it: there a missing browser fails
-
-
-def require_chromium() -> Path:
-    """Debian's Chromium, never a browser a test tool downloads: skipped with the reason when it is
-    missing (the README's test command on a fresh machine), a failure when CI requires it."""
-    if not CHROMIUM.is_file():
-        if REQUIRED:
-            pytest.fail(MISSING + " (MINECHECK_REQUIRE_BROWSER=1: the browser tests are required here)")
-        pytest.skip(MISSING + "; the browser tests are skipped here and required in CI")
-    return CHROMIUM
 WINDOW = (1200, 1600)
-ORANGE = (255, 122, 0)  # the outline of a highlighted cell: .cell.bad in base.html.j2
 
 
 @dataclass(frozen=True)
@@ -55,26 +36,10 @@ class Shown:
 
 
 def show(chromium: Path, page: Path, work: Path) -> Shown:
-    """Open one page from disk in a fresh headless Chromium profile."""
+    """Open one page from disk, in the whole window."""
     png = work / f"{page.stem}.png"
-    command = [str(chromium), *FLAGS, f"--user-data-dir={work / ('profile-' + page.stem)}",
-               f"--window-size={WINDOW[0]},{WINDOW[1]}", f"--screenshot={png}", "--dump-dom", page.as_uri()]
-    try:
-        run = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"Chromium did not finish opening {page.name} within 120 s")
-    assert run.returncode == 0 and png.is_file(), f"Chromium failed on {page.name}:\n{run.stderr[-2000:]}"
-    return Shown(Page(run.stdout), np.asarray(Image.open(png).convert("RGB"), dtype=np.int16), png)
-
-
-def painted(pixels: np.ndarray, rgb: tuple[int, int, int], tolerance: int = 0) -> int:
-    """How many pixels have this colour (each channel within tolerance)."""
-    return int((np.abs(pixels - np.array(rgb, dtype=np.int16)) <= tolerance).all(axis=-1).sum())
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Path:
-    return require_chromium()
+    dom, pixels = drawn(chromium, page.as_uri(), png, WINDOW)
+    return Shown(Page(dom), pixels, png)
 
 
 @pytest.fixture(scope="module")
@@ -155,7 +120,7 @@ def test_probability_heat_map_is_painted_in_its_colours(shown):
 
 
 def test_a_missing_browser_is_skipped_with_its_reason_unless_ci_requires_it(monkeypatch):
-    import test_browser as me
+    import browser as me
 
     monkeypatch.setattr(me, "CHROMIUM", Path("/nonexistent/chromium"))
     monkeypatch.setattr(me, "REQUIRED", False)
@@ -168,13 +133,8 @@ def test_a_missing_browser_is_skipped_with_its_reason_unless_ci_requires_it(monk
 
 # -- the indexes at a phone's width and a desktop's ----------------------------------------------------
 
-PHONE, DESKTOP = (390, 844), (1280, 900)
-# Chromium lays a window out at least 500 px wide, so the page is shown in a frame of the window's size, in a copy
-# (the report itself has no script) that tells its frame how wide its content is
-MEASURE = "<script>parent.postMessage(String(document.documentElement.scrollWidth), '*')</script></body>"
-FRAME = ('<html><body style="margin:0"><iframe src="{src}" style="width:{w}px;height:{h}px;border:0"></iframe>'
-         "<script>window.addEventListener('message', function (e) {{ "
-         "document.body.setAttribute('data-scroll-width', e.data); }});</script></body></html>")
+# the page's scroll width, posted to the frame it is measured in (browser.framed)
+MEASURE = "<script>parent.postMessage(String(document.documentElement.scrollWidth), '*')</script>"
 
 
 @pytest.fixture(scope="module")
@@ -189,23 +149,9 @@ def play_run(tmp_path_factory) -> Path:
 
 def at_width(chromium: Path, page: Path, work: Path, window: tuple[int, int]) -> tuple[int, np.ndarray, Path]:
     """The page in a frame of this size: how wide its content is (its scroll width), and the frame's pixels."""
-    copy = page.parent / f"measured-{window[0]}-{page.name}"  # beside the page, so its links resolve the same
-    copy.write_text(page.read_text().replace("</body>", MEASURE))
-    frame = page.parent / f"frame-{window[0]}.html"
-    frame.write_text(FRAME.format(src=copy.name, w=window[0], h=window[1]))
     png = work / f"{page.parent.name}-{page.stem}-{window[0]}.png"
-    command = [str(chromium), *FLAGS, f"--user-data-dir={work / ('profile-' + png.stem)}",
-               f"--window-size={max(500, window[0])},{window[1]}", "--virtual-time-budget=5000",
-               f"--screenshot={png}", "--dump-dom", frame.as_uri()]
-    try:
-        run = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    finally:
-        copy.unlink()
-        frame.unlink()
-    assert run.returncode == 0 and png.is_file(), run.stderr[-2000:]
-    width = int(re.search(r'data-scroll-width="(\d+)"', run.stdout).group(1))
-    pixels = np.asarray(Image.open(png).convert("RGB"), dtype=np.int16)[:window[1], :window[0]]
-    return width, pixels, png
+    width, pixels = framed(chromium, page, MEASURE, png, window)
+    return int(width), pixels, png
 
 
 @pytest.mark.parametrize("window", [PHONE, DESKTOP], ids=["phone", "desktop"])
@@ -228,22 +174,13 @@ BOXES = ("<script>var b = Array.from(document.querySelectorAll('#signatures .boa
          " var l = Array.from(document.querySelectorAll('#signatures td.links a')).map(function (e) {"
          " return Math.round(e.getBoundingClientRect().right); });"
          " parent.postMessage(document.documentElement.scrollWidth + '|' + b.join(',') + '|' + Math.max.apply(null, l),"
-         " '*')</script></body>")
+         " '*')</script>")
 
 
 def boxes_at(chromium: Path, page: Path, work: Path, window: tuple[int, int]) -> tuple[int, list[tuple], int]:
     """The page's scroll width, each board box's (width, height, top), and the right edge of the rightmost link."""
-    copy = page.parent / f"boxes-{page.name}"
-    copy.write_text(page.read_text().replace("</body>", BOXES))
-    frame = page.parent / f"frame-boxes-{window[0]}.html"
-    frame.write_text(FRAME.format(src=copy.name, w=window[0], h=window[1]))
-    png = work / f"boxes-{window[0]}.png"
-    command = [str(chromium), *FLAGS, f"--user-data-dir={work / ('profile-' + png.stem)}",
-               f"--window-size={max(500, window[0])},{window[1]}", "--virtual-time-budget=5000",
-               f"--screenshot={png}", "--dump-dom", frame.as_uri()]
-    run = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0 and png.is_file(), run.stderr[-2000:]
-    width, boxes, right = re.search(r'data-scroll-width="([^"]*)"', run.stdout).group(1).split("|")
+    posted, _ = framed(chromium, page, BOXES, work / f"boxes-{window[0]}.png", window)
+    width, boxes, right = posted.split("|")
     return int(width), [tuple(int(v) for v in b.split("x")) for b in boxes.split(",")], int(right)
 
 

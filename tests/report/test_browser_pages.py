@@ -2,26 +2,22 @@
 (1280 px): the page never scrolls sideways (a table or a board scrolls in its own box), every replay line is
 inside the window with its whole text wrapped into view, and the plots' text is at least MIN_TEXT px high.
 
-Each page is measured in a frame of the window's size (test_browser.FRAME: Chromium lays a window out at least
+Each page is measured in a frame of the window's size (browser.framed: Chromium lays a window out at least
 500 px wide), and its screenshot is kept at ``<pytest's tmp folder>/screens/<page>-<width>.png``.
 """
 
 from __future__ import annotations
 
-import html
 import json
-import re
 import shlex
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 import pytest
-from PIL import Image
+from browser import DESKTOP, ORANGE, PHONE, framed, painted
 from shared import PROGRAMS
-from test_browser import DESKTOP, FLAGS, FRAME, ORANGE, PHONE, painted, require_chromium
 from test_report import Page
 
 from minecheck.cli import main
@@ -43,12 +39,7 @@ MEASURE = """<script>(function () {
     window: document.documentElement.clientWidth,
     replays: Array.from(document.querySelectorAll('pre.replay')).map(box), texts: texts,
     outlined: document.querySelectorAll('.grid .cell.bad').length}), '*');
-})()</script></body>"""
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Path:
-    return require_chromium()
+})()</script>"""
 
 
 @pytest.fixture(scope="module")
@@ -81,22 +72,8 @@ def pages(tmp_path_factory) -> dict[str, Path]:
 def measured(chromium: Path, name: str, page: Path, screens: Path, window: tuple[int, int]) -> tuple[dict, np.ndarray]:
     """The page in a frame of the window's size: what MEASURE posts, and the frame's pixels (kept as
     ``screens/<name>-<width>.png``)."""
-    copy = page.parent / f"measured-{window[0]}-{page.name}"
-    copy.write_text(page.read_text().replace("</body>", MEASURE))
-    frame = page.parent / f"frame-{window[0]}-{page.stem}.html"
-    frame.write_text(FRAME.format(src=copy.name, w=window[0], h=window[1]))
-    png = screens / f"{name}-{window[0]}.png"
-    command = [str(chromium), *FLAGS, f"--user-data-dir={screens / ('profile-' + png.stem)}",
-               f"--window-size={max(500, window[0])},{window[1]}", "--virtual-time-budget=5000",
-               f"--screenshot={png}", "--dump-dom", frame.as_uri()]
-    try:
-        run = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    finally:
-        copy.unlink()
-        frame.unlink()
-    assert run.returncode == 0 and png.is_file(), run.stderr[-2000:]
-    data = json.loads(html.unescape(re.search(r'data-scroll-width="([^"]*)"', run.stdout).group(1)))
-    return data, np.asarray(Image.open(png).convert("RGB"), dtype=np.int16)[:window[1], :window[0]]
+    posted, pixels = framed(chromium, page, MEASURE, screens / f"{name}-{window[0]}.png", window)
+    return json.loads(posted), pixels
 
 
 @pytest.fixture(scope="module")
