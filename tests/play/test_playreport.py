@@ -45,7 +45,7 @@ def run(tmp_path_factory) -> Path:
 
 def test_the_page_shows_each_solver_s_win_rate_and_interval(run):
     page = (run / "index.html").read_text()
-    summary_rows = re.findall(r"<tr><td>([^<]+)</td><td class=\"num\">3</td>", page)
+    summary_rows = re.findall(r"<tr><td[^>]*>([^<]+)</td><td class=\"num\"[^>]*>3</td>", page)
     assert summary_rows == ["exact", "gibbs@seed"]
     assert "95% interval (Wilson)" in page
 

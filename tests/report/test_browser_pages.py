@@ -26,10 +26,11 @@ pytestmark = pytest.mark.browser
 
 MIN_TEXT = 10  # px: the smallest text of a plot, as drawn (a phone drew the index's labels 5 px high)
 # posted to the frame: the page's scroll width, its window's width, each replay line's box (left, right, scroll
-# width, client width), each plot text's drawn font size and height, and how many cells are outlined
+# width, client width), each plot text's drawn font size and height, how many cells are outlined, and the win-rate
+# table's box (scroll width, client width) with each of its cells (text, left, right, height, scroll and client width)
 MEASURE = """<script>(function () {
   function box(e) { var r = e.getBoundingClientRect(); return [r.left, r.right, e.scrollWidth, e.clientWidth]; }
-  var texts = [];
+  var rates = document.getElementById('winrates'), texts = [];
   document.querySelectorAll('svg.plot').forEach(function (svg) {
     var scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
     svg.querySelectorAll('text').forEach(function (t) {
@@ -38,7 +39,10 @@ MEASURE = """<script>(function () {
   parent.postMessage(JSON.stringify({width: document.documentElement.scrollWidth,
     window: document.documentElement.clientWidth,
     replays: Array.from(document.querySelectorAll('pre.replay')).map(box), texts: texts,
-    outlined: document.querySelectorAll('.grid .cell.bad').length}), '*');
+    outlined: document.querySelectorAll('.grid .cell.bad').length,
+    winrates: rates && {box: [rates.parentElement.scrollWidth, rates.parentElement.clientWidth],
+      cells: Array.from(rates.querySelectorAll('td')).map(function (td) { var r = td.getBoundingClientRect();
+        return [td.textContent.trim(), r.left, r.right, r.height, td.scrollWidth, td.clientWidth]; })}}), '*');
 })()</script>"""
 
 
@@ -120,6 +124,20 @@ def test_plot_text_is_drawn_at_least_min_text_high(shown, name, width):
     assert data["texts"], f"{name} draws no plot"
     font, height = min(f for f, _ in data["texts"]), min(h for _, h in data["texts"])
     assert font >= MIN_TEXT and height >= MIN_TEXT, f"{name}: plot text {font:.1f} px ({height:.1f} px high)"
+
+
+@pytest.mark.parametrize("width", [PHONE[0], DESKTOP[0]], ids=["phone", "desktop"])
+def test_the_win_rate_table_fits_its_box_with_every_cell_in_view(shown, width):
+    """On a phone the win rates stack as cards, a value under its column's name, rather than scroll in their box."""
+    data, _ = shown["play", width]
+    rates = data["winrates"]
+    scroll, client = rates["box"]
+    assert scroll <= client, f"the win-rate table is {scroll} px wide in a {client} px box: it scrolls there"
+    assert len(rates["cells"]) == 2 * 9  # exact and gibbs@seed, nine columns each
+    for text, left, right, height, cell_scroll, cell_client in rates["cells"]:
+        assert text and height > 0, f"a win-rate cell is not drawn: {text!r}, {height} px high"
+        assert 0 <= left and right <= data["window"], f"the win-rate cell {text!r} spans {left}-{right} px"
+        assert cell_scroll <= cell_client, f"the win-rate cell {text!r} shows {cell_client} of its {cell_scroll} px"
 
 
 @pytest.mark.parametrize("width", [PHONE[0], DESKTOP[0]], ids=["phone", "desktop"])
