@@ -6,7 +6,8 @@
   ``flags=False`` the proved mines are left covered, as a player who plays without flags leaves them;
 * ``guess``: a small game stuck where the player must guess (no cell known safe), its proved mines left
   covered, drawn until its layouts number from 10 to 1,000 (an engine that enumerates them takes that path);
-* ``sample``: seeded samples of the boards of 8 to 12 cells, past the exhaustive sweep (minecheck.boards.sample);
+* ``sample``: seeded samples of the boards of 8 to 12 cells, past the exhaustive sweep, with ``guess=True`` drawn
+  until the player must guess on them (minecheck.boards.sample);
 * ``stress``: large loose frontiers from many extra safe openings, to push the counter;
 * ``contradict``: boards that cannot be, a digit or the total changed (minecheck.boards.contradictions);
 * ``small``: every board of at most N cells, once up to turns and mirrors, smallest first, with the

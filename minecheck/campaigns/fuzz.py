@@ -58,15 +58,17 @@ from minecheck.running.runfolder import RunFolder, append_text
 # 1e-4 and one above 1 - 1e-4, a component past 32 cells, a count past 1e308, and the wide board's aliasing
 # columns), and the period's last an edge the seed picks (a count just below or above 2**31 ... 1e308, a
 # probability a hair from 0, 1 or 1/2, a 31- to 65-cell component, no mine left, ...): 2 boards in 51.
-# Six walk slots of the 34 give way to the boards real engines' bugs need (issue 37), each twice in 51: a game
-# stuck where the player must guess, with 10 to 1,000 layouts and its proved mines left covered (guess: boards 11
-# and 36), a sample of the boards of 8 to 12 cells, past the sweep (sample: boards 12 and 26), and a game played
-# without flags (beginner at 14, intermediate at 29).  The first guess board is board 9: the walk's own first
-# board, a lone flag (1x1/F), shows nothing the one-row boards after it do not (a crash on a one-wide board), so
-# the mix visits it seventh (``walk_board``) and the six walk boards that each first show a row of
-# docs/reach.md come one slot sooner, leaving board 9 free.  The other boards up to 10 are each the first to show
-# some row (the deep reveal, a digit contradiction, the wide numeric board), so the sample boards come after
-# (12 and 26).  The walk keeps 28 boards in 51.
+# Six walk slots of the 34 give way to the boards real engines' bugs need (issue 37): a position where the player
+# must guess, with 10 to 1,000 layouts and its proved mines left covered (boards 9 and 36), a sample of the boards
+# of 8 to 12 cells, past the sweep (boards 9, 12 and 26), and a game played without flags (beginner at 14,
+# intermediate at 29).  Board 9 is both a guess position and a sample: a sample of 8 to 12 cells drawn until the
+# player must guess on it (GUESS_SAMPLE); board 36 is a played game stuck there (guess, 20 to 72 cells).  Board 9
+# is free because the walk's own first board, a lone flag (1x1/F), shows nothing the one-row boards after it do
+# not (a crash on a one-wide board), so the mix visits it seventh (``walk_board``) and the six walk boards that
+# each first show a row of docs/reach.md come one slot sooner.  The other boards up to 10 are each the first to
+# show some row (the deep reveal, a digit contradiction, the wide numeric board), so board 9 serves both kinds
+# that need a board among the first ten, and the plain samples come after (12 and 26).  The walk keeps 28 boards
+# in 51.
 # Measured with bench/reach.py: every seed defect and planted fault that a board can show alone, first
 # shown within a median of 10 boards and at worst 50 (docs/reach.md).
 WALK = 7
@@ -100,9 +102,10 @@ DRAWN: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = (
 )
 GUESS = ("guess", ())  # must guess, 10 to 1,000 layouts, proved mines covered
 SAMPLE = ("sample", ())  # 8 to 12 cells
+GUESS_SAMPLE = ("sample", (("guess", True),))  # 8 to 12 cells, drawn until the player must guess, as on GUESS
 NO_FLAGS = ("play", (("flags", False), ("level", "beginner")))  # a game as a player without flags leaves it
 NO_FLAGS_INTERMEDIATE = ("play", (("flags", False), ("level", "intermediate")))
-INSTEAD_OF_WALK = {9: GUESS, 12: SAMPLE, 14: NO_FLAGS, 26: SAMPLE, 29: NO_FLAGS_INTERMEDIATE, 36: GUESS}
+INSTEAD_OF_WALK = {9: GUESS_SAMPLE, 12: SAMPLE, 14: NO_FLAGS, 26: SAMPLE, 29: NO_FLAGS_INTERMEDIATE, 36: GUESS}
 LONE_FLAG_STEP = 6  # the walk step at which the mix visits the walk's first board (walk_board)
 MIX: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = tuple(
     INSTEAD_OF_WALK.get(i, entry)

@@ -1,6 +1,7 @@
 """The faults of bench/board_faults.py are faults of their class: each shows on its witness and none on a plain
 board; the guessing one shows on guess boards and not on the same game with its flags; the 8-to-12 one only on
-boards of 8 to 12 cells; the marks engine only once it is given flagged boards without their flags."""
+boards of 8 to 12 cells; both on a sample drawn as a guess position; the marks engine only once it is given
+flagged boards without their flags."""
 
 from __future__ import annotations
 
@@ -43,6 +44,11 @@ def test_the_guessing_fault_shows_on_guess_boards_and_never_on_a_flagged_game():
     assert all(findings(generate_board(recipe("guess", seed)), "guess-mines-twice") for seed in range(3))
     assert not any(findings(generate_board(recipe("play", seed, level="beginner")), "guess-mines-twice")
                    for seed in range(3))
+
+
+def test_a_guess_sample_shows_both_the_guessing_fault_and_the_8_to_12_one():
+    boards = [generate_board(recipe("sample", seed, guess=True)) for seed in range(3)]
+    assert all(findings(b, "guess-mines-twice") and findings(b, "table-8-to-12-cells") for b in boards)
 
 
 def test_the_table_fault_needs_8_to_12_cells():
