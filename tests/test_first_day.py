@@ -143,7 +143,7 @@ def test_the_solver_list_keeps_its_columns_with_a_long_source_path(tmp_path, mon
     monkeypatch.chdir(deep)
     discovery._pyproject_near.cache_clear()
     code, out, _ = run(capsys, "solvers")
-    trailer = ("Also", "cmd: programs run", "sandbox:")  # below the table: other forms, the programs' sandbox
+    trailer = ("Also", "cmd: programs and Python", "sandbox:")  # below the table: other forms, the sandbox
     lines = [ln for ln in out.splitlines() if ln and not ln.startswith(trailer)]
     column = lines[0].index("consistency")
     assert code == 0 and all(ln[column - 2:column] == "  " and ln[column] != " " for ln in lines)

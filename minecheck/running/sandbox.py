@@ -49,7 +49,7 @@ from dataclasses import replace
 from typing import Any
 
 from minecheck.model.budget import Budget
-from minecheck.running import namespace
+from minecheck.running import jail, namespace
 from minecheck.running.proctree import FORK_LOCK, KILL_WAIT, Tree, adopting, ended, processes, reap_adopted
 from minecheck.running.reaper import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, end_descendants, prctl
 from minecheck.running.stops import CpuBudget, Outcome, Stop, describe_error, describe_status, stop_message
@@ -157,6 +157,7 @@ class Sandbox:
         self.conn: Channel | None = None
         self.reaped = 0.0  # CPU seconds of the children this sandbox has waited for (and of theirs)
         self.tree: Tree | None = None  # the live child's processes
+        self.jailed = False  # served from bubblewrap's jail (``_start_jailed``), not a forked child
 
     def cpu(self, table: dict | None = None) -> float:
         """CPU seconds its children have spent so far, the live one's included, with what they started
@@ -228,6 +229,8 @@ class Sandbox:
         self.close()
         for stream in (sys.stdout, sys.stderr):  # else the child would print the caller's pending output again
             _flush(stream)
+        if getattr(self.owner, "untrusted", False) and self._start_jailed():
+            return
         caller = os.getpid()
         with FORK_LOCK:  # no other thread's child is forked holding this child's end of the channel
             fenced = namespace.enter_allowed()
@@ -242,7 +245,7 @@ class Sandbox:
                 if fenced and namespace.enter():
                     _serve_in_namespace(child, self.owner, caller)
                 else:
-                    _serve(child, self.owner, caller)
+                    serve(child, self.owner, caller)
             except BaseException:  # noqa: BLE001 - nothing may escape a forked child
                 code = 70
             finally:
@@ -251,8 +254,48 @@ class Sandbox:
             os.setpgid(pid, pid)  # also done in the child; whichever runs first wins the race
         except (ProcessLookupError, PermissionError):
             pass
-        self.pid, self.conn = pid, parent
+        self.pid, self.conn, self.jailed = pid, parent, False
         self.tree = Tree(pid, quiet_depth=2)  # the child and the namespace's init only wait: not their memory
+
+    def _start_jailed(self) -> bool:
+        """Serve an untrusted owner (code not minecheck's) from a process bubblewrap starts (``running.jailed``):
+        False, starting nothing, where there is no jail (``running.jail`` has said why, once)."""
+        parent, child = channel_pair()
+        fds = (child.read_fd, child.write_fd, *getattr(self.owner, "shared_fds", ()))
+        argv = jail.python_command(fds, tuple(getattr(self.owner, "writable", ())),
+                                   tuple(getattr(self.owner, "reads", ())))
+        if argv is None:
+            parent.close()
+            child.close()
+            return False
+        caller = os.getpid()
+        with FORK_LOCK:
+            pid = os.fork()
+        if pid == 0:  # bubblewrap, with only the channel and the shared memory open
+            try:
+                os.setpgid(0, 0)
+                _die_with_parent(caller)
+                for fd in fds:
+                    os.set_inheritable(fd, True)
+                os.closerange(3, min(fds))
+                for low, high in zip(sorted(fds), sorted(fds)[1:] + [os.sysconf("SC_OPEN_MAX")]):
+                    os.closerange(low + 1, high)
+                os.execv(argv[0], argv)
+            finally:
+                os._exit(70)
+        child.close()
+        try:
+            os.setpgid(pid, pid)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.pid, self.conn, self.jailed = pid, parent, True
+        self.tree = Tree(pid, quiet_depth=2)  # bubblewrap and its init only wait: not their memory
+        try:
+            parent.send(list(sys.path))
+            parent.send(self.owner)
+        except OSError:
+            pass  # the first call finds the channel closed, and says how the process ended
+        return True
 
     def _died(self, start: float, budget: Budget) -> Outcome:
         detail = self._exit_status()
@@ -276,6 +319,8 @@ class Sandbox:
         except ChildProcessError:
             return "the solver's process ended without answering"
         self.pid = None
+        if self.jailed and os.WIFEXITED(status) and 128 < os.WEXITSTATUS(status) < 128 + 65:
+            status = os.WEXITSTATUS(status) - 128  # bubblewrap's words for "killed by signal N", as a wait status
         return describe_status(status)
 
     def _reap(self, seen: float = 0.0) -> int:
@@ -326,7 +371,7 @@ def _serve_in_namespace(conn: Channel, owner: object, caller: int) -> None:
         namespace.mount_proc()
         server = os.fork()
         if server == 0:
-            _serve(conn, owner, None)
+            serve(conn, owner, None)
             os._exit(0)
         conn.close()
         namespace.run_init(server)
@@ -334,7 +379,7 @@ def _serve_in_namespace(conn: Channel, owner: object, caller: int) -> None:
     namespace.exit_as(namespace.wait_for(init))
 
 
-def _serve(conn: Channel, owner: object, parent: int | None) -> None:
+def serve(conn: Channel, owner: object, parent: int | None) -> None:
     """The child's loop: receive (method, args, budget), answer an Outcome, until the pipe closes.
 
     The child is a subreaper: whatever a call starts stays below it, however it forks, changes its

@@ -3,8 +3,9 @@ starts children (tests/programs/hostile/child.py) that try to outlive the call, 
 or sleeps, or dies.
 
 Like ``hanging_solver`` they live in a module so that worker processes can import them by name
-(``hostile_solvers:ForkAndReturn``).  ``pids`` names a file where every process started records its
-id; a test sets it before the sandbox is forked (the sandbox inherits it).
+(``hostile_solvers:ForkAndReturn``).  ``HOSTILE_PIDS`` in the environment names a file where every process
+started records its id (a test sets it, and names the solver with its folder in ``writable``: the solver's
+sandbox, in the jail, writes nowhere else).
 """
 
 from __future__ import annotations
@@ -27,12 +28,14 @@ from minecheck.solvers.exact import ExactSolver
 CHILD = Path(__file__).resolve().parent / "hostile" / "child.py"
 
 
-class _Hostile(ExactSolver):
-    pids: str | None = None  # set by a test before the sandbox is forked
+PIDS = "HOSTILE_PIDS"
 
+
+class _Hostile(ExactSolver):
     def __init__(self, option: str | None = None):
         super().__init__(option)
         self.name = type(self).__name__
+        self.pids = os.environ.get(PIDS)
 
     def start(self, role: str) -> subprocess.Popen:
         """A child doing ``role`` in a session of its own (out of the group's reach), once it runs (its
@@ -86,6 +89,11 @@ FORK = "hostile_solvers:ForkAndReturn"
 DOUBLE = "hostile_solvers:DoubleForkAndReturn"
 SPIN_CHILD = "hostile_solvers:SpinningChild"
 FORK_AND_DIE = "hostile_solvers:ForkAndDie"
+
+
+def recording(target: str, folder: Path) -> str:
+    """The solver named by ``target``, as a table that lets it write its pids file in ``folder``."""
+    return f'{target.rpartition(":")[2]}={{target = "{target}", writable = ["{folder}"]}}'
 
 
 def run_one(name: str) -> str | None:

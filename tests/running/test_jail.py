@@ -1,21 +1,26 @@
-"""A ``cmd:`` program's sandbox (minecheck.running.jail, issue 38): the attacks that once broke a campaign -
-blanking findings.jsonl through the coordinator's open lock file, stopping or killing its ancestors, planting
-``*.tmp`` links in the run folder, the network, reading /proc of the coordinator - get nowhere.  Each campaign's
-findings are exactly those of the same campaign whose program does not attack, and no process is left.
+"""The sandbox of a ``cmd:`` program and of a Python solver not minecheck's own (minecheck.running.jail, issue 38):
+the attacks that once broke a campaign - blanking findings.jsonl through the coordinator's open lock file, stopping
+or killing its ancestors, planting ``*.tmp`` links in the run folder, writing over a user's file, the network,
+reading /proc of the coordinator - get nowhere.  Each campaign's findings are exactly those of the same campaign
+whose subject does not attack, and no process is left.
 Where the sandbox cannot be had, minecheck says so once, on standard error and in ``minecheck solvers``."""
 
 from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import socket
 import sys
+import tempfile
+import time
 from pathlib import Path
 
+import hostile_escape
 import hostile_python as h
 import pytest
 from shared import PROGRAMS
-from test_process_tree import running
+from test_process_tree import GONE_WITHIN, running
 
 from minecheck.campaigns.campaign import run_campaign
 from minecheck.campaigns.fuzz import Config
@@ -76,6 +81,23 @@ def test_links_planted_in_the_run_folder_are_never_there_and_the_user_s_file_is_
     assert not list((tmp_path / "plant").glob("*.tmp"))
 
 
+@pytest.fixture
+def victim():
+    """A user's file outside /tmp (where the sandbox's /tmp is not), that no subject may change."""
+    folder = Path(tempfile.mkdtemp(prefix="minecheck-victim-", dir="/var/tmp"))
+    path = folder / "users_file.txt"
+    path.write_text("the user's words\n")
+    yield path
+    shutil.rmtree(folder)
+
+
+@jailed
+def test_a_program_cannot_write_over_a_user_s_file(tmp_path, victim):
+    with_attack, without = _pair(tmp_path, "overwrite", victim=victim)
+    assert with_attack == without
+    assert victim.read_text() == "the user's words\n"
+
+
 @jailed
 def test_a_program_cannot_reach_a_port_open_on_the_machine_s_loopback(tmp_path):
     with socket.socket() as listener:
@@ -101,6 +123,72 @@ def _pair(tmp_path: Path, how: str, **options) -> tuple[list[str], list[str]]:
     return found[how], found["none"]
 
 
+# -- Python solvers that are not minecheck's own ----------------------------------------------------------
+
+def hosted_campaign(out: Path, how: str, monkeypatch, marker: str, **targets) -> list[str]:
+    """The findings of a campaign of the attacking Python solver beside a liar, two workers; its processes are
+    marked in their environment."""
+    monkeypatch.setenv("MINECHECK_ESCAPE", how)
+    monkeypatch.setenv("MINECHECK_ESCAPE_MARKER", marker)
+    for key, value in targets.items():
+        monkeypatch.setenv(f"MINECHECK_ESCAPE_{key.upper()}", str(out if value == "RUN_FOLDER" else value))
+    config = Config(3, (hostile_escape.ESCAPE, h.LIE), ("exact",), "small:3", Budget(cpu=2.0, idle=1.0))
+    run_campaign(config, out, boards=BOARDS, jobs=2)
+    return sorted(f.to_json() for f in read_findings(out))
+
+
+def in_environment(marker: str) -> list[int]:
+    """The live processes whose environment holds ``marker``, but this one's and its own descendants'."""
+    found = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                if marker.encode() in f.read() and running(int(entry)) and int(entry) != os.getpid():
+                    found.append(int(entry))
+        except OSError:
+            pass
+    return found
+
+
+@jailed
+@pytest.mark.parametrize("how", ["blank", "stop", "kill", "proc", "plant", "overwrite", "network"])
+def test_a_python_solver_s_attack_changes_no_finding_and_no_file(how, tmp_path, monkeypatch, victim):
+    marker = f"escape-{os.urandom(6).hex()}"
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        listener.setblocking(False)
+        targets = {"run": "RUN_FOLDER", "victim": victim, "port": listener.getsockname()[1]}
+        with_attack = hosted_campaign(tmp_path / how, how, monkeypatch, marker, **targets)
+        without = hosted_campaign(tmp_path / "none", "none", monkeypatch, marker, **targets)
+        with pytest.raises(BlockingIOError):
+            listener.accept()
+    assert with_attack == without and any(h.LIE in f for f in without), "the liar's findings, the same"
+    assert not any(hostile_escape.ESCAPE in f for f in with_attack), "the attack got nowhere"
+    assert victim.read_text() == "the user's words\n"
+    assert not list((tmp_path / how).glob("*.tmp"))
+    monkeypatch.delenv("MINECHECK_ESCAPE_MARKER")
+    deadline = time.monotonic() + GONE_WITHIN  # a worker's end ends its sandboxes' jails as the kernel gets to it
+    while in_environment(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not in_environment(marker), "a process of the solver is left"
+
+
+@jailed
+def test_a_python_solver_writes_only_where_its_table_says(tmp_path, monkeypatch):
+    """``writable`` is the one way out of the read-only view, for a Python solver as for a program; its /tmp is
+    its own, emptied when its sandbox ends."""
+    allowed = Path(tempfile.mkdtemp(prefix="minecheck-writable-", dir="/var/tmp"))
+    try:
+        monkeypatch.setenv("MINECHECK_ESCAPE_VICTIM", str(allowed / "cache.txt"))
+        monkeypatch.setenv("MINECHECK_ESCAPE", "overwrite")
+        table = f'w={{target = "{hostile_escape.ESCAPE}", writable = ["{allowed}"]}}'
+        assert main(["check", "H1H/HHH", "--solvers", table, "--references", "exact"]) == 1, "written: a crash"
+        assert (allowed / "cache.txt").read_text() == "overwritten by the solver\n"
+    finally:
+        shutil.rmtree(allowed)
+
+
 # -- where the sandbox cannot be had ------------------------------------------------------------------
 
 @pytest.fixture
@@ -113,8 +201,8 @@ def test_a_refused_sandbox_is_said_once_on_standard_error_and_programs_run_as_ty
     assert jail.command(("python3", "-c", "pass"), None, dict(os.environ)) == ["python3", "-c", "pass"]
     jail.command(("python3", "-c", "pass"), None, dict(os.environ))
     said = capsys.readouterr().err.splitlines()
-    assert said == ["sandbox: turned off (MINECHECK_SANDBOX=off): programs run without it: they can signal "
-                    "minecheck's processes and reach the run folder"]
+    assert said == ["sandbox: turned off (MINECHECK_SANDBOX=off): programs and Python solvers run without it: they "
+                    "can signal minecheck's processes and reach the run folder"]
 
 
 def test_minecheck_solvers_shows_whether_programs_run_in_the_sandbox(refused, capsys):

@@ -226,27 +226,33 @@ def test_a_child_forked_meanwhile_by_another_thread_does_not_keep_a_programs_inp
 
 @pytest.fixture
 def solver_pids(tmp_path, monkeypatch) -> Path:
-    """Where the hostile solvers record their processes (set before their sandboxes are forked)."""
+    """Where the hostile solvers record their processes (``recording`` lets them write there)."""
     pids = tmp_path / "pids"
-    monkeypatch.setattr(hostile_solvers._Hostile, "pids", str(pids))
+    monkeypatch.setenv(hostile_solvers.PIDS, str(pids))
     return pids
+
+
+def hostile_solver(name: str, pids: Path):
+    return get_solver(hostile_solvers.recording(name, pids.parent))
 
 
 @pytest.mark.parametrize("name, started", [(hostile_solvers.FORK, 1), (hostile_solvers.DOUBLE, 2)])
 def test_what_a_solver_starts_ends_with_its_call(name, started, solver_pids):
-    result = run_solver(get_solver(name), board("HHH/121"), Mode.LOCAL, budget=BUDGET)
+    result = run_solver(hostile_solver(name, solver_pids), board("HHH/121"), Mode.LOCAL, budget=BUDGET)
     assert result.error is None and result.layouts == 1
     assert_none_left(solver_pids, started)
 
 
 def test_a_solver_whose_child_spins_in_its_own_session_is_a_cpu_timeout(solver_pids):
-    result = run_solver(get_solver(hostile_solvers.SPIN_CHILD), board("HHH/121"), Mode.LOCAL, budget=BUDGET)
+    result = run_solver(hostile_solver(hostile_solvers.SPIN_CHILD, solver_pids), board("HHH/121"), Mode.LOCAL,
+                        budget=BUDGET)
     assert result.error == "Timeout: stopped at its CPU-time budget of 1 s"
     assert_none_left(solver_pids, 1)
 
 
 def test_a_solver_that_dies_leaving_a_child_in_its_own_session_takes_it_along(solver_pids):
-    result = run_solver(get_solver(hostile_solvers.FORK_AND_DIE), board("HHH/121"), Mode.LOCAL, budget=BUDGET)
+    result = run_solver(hostile_solver(hostile_solvers.FORK_AND_DIE, solver_pids), board("HHH/121"), Mode.LOCAL,
+                        budget=BUDGET)
     assert result.error == "Died: the solver's process exited with status 3 without answering"
     assert_none_left(solver_pids, 1)
 
@@ -277,10 +283,10 @@ def test_a_flood_gives_the_same_findings_on_one_or_two_processes(options, says, 
 
 def test_a_campaign_leaves_no_process_of_its_solvers_behind(tmp_path, monkeypatch):
     pids = tmp_path / "pids"
-    monkeypatch.setattr(hostile_solvers._Hostile, "pids", str(pids))
+    monkeypatch.setenv(hostile_solvers.PIDS, str(pids))
     _campaign([writing("fork", hostile("fork_and_exit.py", pids), tmp_path),
                writing("double", hostile("double_fork.py", pids), tmp_path),
-               hostile_solvers.DOUBLE], tmp_path / "out", jobs=2)
+               hostile_solvers.recording(hostile_solvers.DOUBLE, tmp_path)], tmp_path / "out", jobs=2)
     assert_none_left(pids, 2 * 2 * 2 * 3)  # boards x modes x (program and child, two of each for the doubles)
 
 
@@ -299,12 +305,12 @@ def test_killing_a_campaign_with_sigkill_ends_its_workers_sandboxes_and_programs
     code = ("import sys\n"
             "import hostile_solvers\n"
             "from minecheck.running.workqueue import run_tasks\n"
-            "hostile_solvers._Hostile.pids = sys.argv[1]\n"
-            "run_tasks(iter([hostile_solvers.SPIN_CHILD, sys.argv[2]]),\n"
+            "run_tasks(iter([hostile_solvers.recording(hostile_solvers.SPIN_CHILD, sys.argv[3]), sys.argv[2]]),\n"
             "          lambda pool, name: pool.submit(hostile_solvers.run_one, name), print,\n"
             "          lambda name, why: why, jobs=2)\n")
     program = writing("p", hostile("spinning_child.py", pids, "--setsid"), tmp_path)
-    campaign = subprocess.Popen([sys.executable, "-c", code, str(pids), program], cwd=TESTS)
+    campaign = subprocess.Popen([sys.executable, "-c", code, str(pids), program, str(tmp_path)], cwd=TESTS,
+                                env={**os.environ, hostile_solvers.PIDS: str(pids)})
     try:
         deadline = time.monotonic() + 30
         while len(recorded(pids)) < 3 and time.monotonic() < deadline:  # the solver's child, the program, its child

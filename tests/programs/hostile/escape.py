@@ -10,6 +10,7 @@ ancestors - its guardian, the worker, the coordinator - never at any other proce
   folder named, and overwrite findings.jsonl (and the run's other files there) with spaces;
 * stop, kill: SIGSTOP or SIGKILL every ancestor;
 * plant: put ``NAME.tmp`` links to the victim file in the run folder, for minecheck to write through;
+* overwrite: write over the victim file (a user's file, outside /tmp) directly;
 * network: connect to 127.0.0.1:PORT, where the test listens;
 * proc: read /proc of the ancestors past its sandbox's init (their command lines, environment, open files);
 * none: nothing (the run to compare with).
@@ -113,6 +114,15 @@ def plant(args) -> bool:
     return done
 
 
+def overwrite(args) -> bool:
+    try:
+        with open(args.victim, "w") as f:
+            f.write("overwritten by the solver\n")
+        return True
+    except OSError:
+        return False
+
+
 def network(args) -> bool:
     try:
         with socket.create_connection(("127.0.0.1", args.port), timeout=2) as s:
@@ -147,6 +157,8 @@ def attack(args) -> bool:
         return signal_ancestors(signal.SIGSTOP if args.how == "stop" else signal.SIGKILL)
     if args.how == "plant":
         return plant(args)
+    if args.how == "overwrite":
+        return overwrite(args)
     if args.how == "network":
         return network(args)
     if args.how == "proc":
