@@ -710,7 +710,8 @@ def _solvers(args: argparse.Namespace) -> int:
 
     rows = []
     for name, definition in named().items():
-        row = {"name": name, "origin": definition.origin, "target": definition.target, "available": True}
+        row = {"name": name, "origin": definition.origin, "target": definition.target, "available": True,
+               "sandbox": jail.runs_in(definition.origin != "built-in")}
         try:
             made = require_runnable(build(definition))
             row |= {"answers": sorted(a.value for a in made.answers), "modes": sorted(m.value for m in made.modes)}
@@ -722,7 +723,8 @@ def _solvers(args: argparse.Namespace) -> int:
             row |= {"available": False, "error": str(err)}
         rows.append(row)
     rows += [{"name": n, "origin": "built-in", "target": "checked on LP relaxations and random LPs against cbc",
-              "available": True, "answers": ["lp"], "modes": ["local"]} for n in LP_SOLVERS]
+              "available": True, "answers": ["lp"], "modes": ["local"], "sandbox": jail.runs_in(False)}
+             for n in LP_SOLVERS]
     if args.json:
         print(json.dumps(rows, indent=2))
         return EXIT_OK

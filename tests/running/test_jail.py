@@ -7,6 +7,7 @@ Where the sandbox cannot be had, minecheck says so once, on standard error and i
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import shutil
@@ -27,7 +28,7 @@ from minecheck.campaigns.fuzz import Config
 from minecheck.check.findings import read_findings
 from minecheck.cli import main
 from minecheck.model.budget import Budget
-from minecheck.running import jail
+from minecheck.running import discovery, jail
 
 ESCAPE = PROGRAMS / "hostile" / "escape.py"
 BOARDS = 6
@@ -208,6 +209,19 @@ def test_a_refused_sandbox_is_said_once_on_standard_error_and_programs_run_as_ty
 def test_minecheck_solvers_shows_whether_programs_run_in_the_sandbox(refused, capsys):
     assert main(["solvers"]) == 0
     assert capsys.readouterr().out.splitlines()[-1].startswith("sandbox: turned off (MINECHECK_SANDBOX=off)")
+
+
+def test_minecheck_solvers_json_says_where_each_solver_runs(refused, capsys, tmp_path, monkeypatch):
+    (tmp_path / "pyproject.toml").write_text('[tool.minecheck.solvers]\nmine = "minecheck.solvers.exact:ExactSolver"\n')
+    monkeypatch.chdir(tmp_path)
+    discovery._pyproject_near.cache_clear()
+    assert main(["solvers", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {row["name"]: row["sandbox"] for row in rows if row["name"] in ("exact", "mine")} == {
+        "exact": "forked", "mine": "unjailed: turned off (MINECHECK_SANDBOX=off)"}
+    assert all(row["sandbox"] == "forked" for row in rows if row["origin"] == "built-in")
+    monkeypatch.delenv(jail.SWITCH)
+    assert jail.runs_in(True) == ("bubblewrap" if jail.status().active else f"unjailed: {jail.status().refused}")
 
 
 def test_without_bubblewrap_the_sandbox_is_refused_with_the_fix(monkeypatch):
