@@ -322,7 +322,7 @@ def _check(args: argparse.Namespace) -> int:
         text = "\n".join(parts)
     code = EXIT_FINDINGS if checked.findings else EXIT_OK
     if args.certify:
-        made, certified = _certified_text(checked, references, bool(args.json))
+        made, certified = _certified_text(checked, references, bool(args.json), budget_of(args))
         text += "\n" + certified
         if any(c.certification.wrong or c.problems for c in made):  # a reference proved wrong is a finding
             code = EXIT_FINDINGS
@@ -353,11 +353,11 @@ def _check_lp(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if findings else EXIT_OK
 
 
-def _certified_text(checked, references: list[str], as_json: bool) -> tuple[list, str]:
+def _certified_text(checked, references: list[str], as_json: bool, budget) -> tuple[list, str]:
     """``check --certify``: each reference's answer certified claim by claim and checked again, and its text."""
     from minecheck.check.certified import certify_checks
 
-    made = certify_checks([checked], None, tuple(references))
+    made = certify_checks([checked], None, tuple(references), budget)
     if as_json:
         return made, json.dumps({"certificates": [json.loads(c.line()) for c in made]}, indent=2)
     lines = []

@@ -239,7 +239,7 @@ def _seconds(checks) -> float:
 def _outcome(config: Config, index: int, rec: Recipe, checks, start: float) -> BoardOutcome:
     """A board's outcome from its checks: its findings (each carrying its reference's certificate), and the
     general random LP's with a simplex subject."""
-    certified = certify_checks(list(checks), index, config.references if config.certify else None)
+    certified = certify_checks(list(checks), index, config.references if config.certify else None, config.budget)
     findings = [with_certificate(f, certified) for c in checks for f in c.findings]
     lp_subjects = [s for s in config.subjects if is_lp_solver(s)]
     if lp_subjects:

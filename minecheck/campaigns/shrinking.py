@@ -86,7 +86,8 @@ def run_job(job: ShrinkJob) -> dict:
                     judge_undeclared=job.judge_undeclared, patience=SHRINK_PATIENCE, cost=job.cost)
     check = _check(result.finding, job.budget, job.judge_undeclared)
     shown = result.finding
-    certified = [] if check is None else certify_checks([replace(check, findings=(shown,))], f.index)
+    certified = [] if check is None else certify_checks([replace(check, findings=(shown,))], f.index,
+                                                        budget=job.budget)
     shown = with_certificate(shown, certified)  # the reference's answer on the shrunk board, certified
     entry = {"key": finding_key(f), "finding": shown.to_json(), "stats": asdict(result.stats),
              "seconds_allowed": job.seconds}

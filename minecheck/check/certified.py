@@ -19,8 +19,10 @@ from minecheck.check.findings import Finding, Kind, read_findings
 from minecheck.model.answers import Mode, SolverResult, result_from_json
 from minecheck.model.board import COVERED, Board
 from minecheck.model.boardtext import parse_board
+from minecheck.model.budget import Budget
 from minecheck.running.catalogue import REFERENCES
 from minecheck.running.discovery import get_solver
+from minecheck.running.registry import run_solver
 
 CERTIFICATES = "certificates.jsonl"  # a line per (board, mode, reference) certified
 ANSWERS = "answers.jsonl"  # the answers a run kept for its boards with findings (minecheck.campaigns.fuzz)
@@ -52,11 +54,11 @@ def certifiable(result: SolverResult | None) -> bool:
         bool(result.cells) or result.consistent is not None)
 
 
-def certify_checks(checks: list[BoardCheck], index: int | None,
-                   references: tuple[str, ...] | None = None) -> list[Certified]:
+def certify_checks(checks: list[BoardCheck], index: int | None, references: tuple[str, ...] | None = None,
+                   budget: Budget | None = None) -> list[Certified]:
     """Certify the references behind the findings of these checks of one board (or, given ``references``,
     each of their answers in each mode), each answer once: references that claim the same share one
-    certification, and only its reference's name differs."""
+    certification, and only its reference's name differs.  ``budget``: each call of the second counter's."""
     made: dict[tuple, Certification] = {}
     out = []
     for c in checks:
@@ -70,22 +72,23 @@ def certify_checks(checks: list[BoardCheck], index: int | None,
             key = (c.mode, result.consistent, result.layouts,
                    tuple((a.cell, a.verdict, a.probability) for a in result.cells))
             if key not in made:
-                made[key] = with_second_counter(c.board, certify(c.board, result))
+                made[key] = with_second_counter(c.board, certify(c.board, result), budget)
             cert = replace(made[key], reference=name)
             checked = check_certification(cert, c.board)
             out.append(Certified(index, cert, checked.problems, checked.steps, checked.checker))
     return out
 
 
-def with_second_counter(board: Board, cert: Certification) -> Certification:
+def with_second_counter(board: Board, cert: Certification, budget: Budget | None = None) -> Certification:
     """Where a component has too many layouts to list, the count is not proved: ask the second counter (ganak),
-    and say what it counts beside the claim (agreement, not proof)."""
+    within ``budget`` as a solver is run (a count it cannot finish is declined, never a hang of the run), and say
+    what it counts beside the claim (agreement, not proof)."""
     if cert.count is None or cert.count.listed or cert.count.claimed is None:
         return cert
     if find_spec("pyganak") is None:
         said = "no second counter: ganak is not installed (pip install -e \".[ganak]\")"
     else:
-        theirs = get_solver("ganak").solve(board, cert.mode)
+        theirs = run_solver(get_solver("ganak"), board, cert.mode, budget=budget)
         said = (f"ganak declined: {theirs.declined or theirs.error}" if theirs.layouts is None else
                 f"ganak counts {theirs.layouts:,}: " + ("agrees" if theirs.layouts == cert.count.claimed else
                                                        "DISAGREES"))

@@ -11,6 +11,8 @@ from importlib.util import find_spec
 import pytest
 from shared import board
 
+from minecheck.boards.generators import generate_board
+from minecheck.boards.recipe import Recipe
 from minecheck.certify.certification import certify
 from minecheck.certify.counting import count_certificate
 from minecheck.certify.rules import Reading
@@ -27,6 +29,7 @@ from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import Kind, read_findings
 from minecheck.cli import main
 from minecheck.model.answers import Mode
+from minecheck.model.budget import Budget
 from minecheck.solvers.exact import ExactSolver
 
 
@@ -159,6 +162,19 @@ def test_a_count_too_big_to_list_is_named_as_only_agreed_with_the_second_counter
     second = with_second_counter(b, unlisted)
     assert second.count.second == f"ganak counts {result.layouts:,}: agrees"
     assert count_words(second).startswith("count not proved: 2 of 2 components have more than")
+
+
+def test_the_second_counter_runs_within_the_budget_and_a_count_it_cannot_finish_is_declined():
+    """Ganak once counted for minutes in a campaign's worker, outside any budget, and the run stood still."""
+    if find_spec("pyganak") is None:
+        pytest.skip("pyganak is not installed (the ganak extra): no second counter to ask")
+    slow = generate_board(Recipe("reveal", (("density", 0.2), ("height", 10), ("open_prob", 0.35), ("width", 12)),
+                                 123926202185394))  # 87 covered cells, 124,244 layouts: Ganak needs seconds
+    result = ExactSolver().solve(slow, Mode.LOCAL)
+    cert = certify(slow, result)
+    assert not cert.count.listed
+    second = with_second_counter(slow, cert, Budget(cpu=0.3, idle=1.0))
+    assert second.count.second == "ganak declined: Timeout: stopped at its CPU-time budget of 0.3 s"
 
 
 def test_verify_holds_a_shrunk_board_s_certificate_to_that_board_s_answers_and_misses_a_lost_one(tmp_path, capsys):
