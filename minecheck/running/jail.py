@@ -151,9 +151,8 @@ def command(argv: tuple[str, ...], cwd: str | None, env: dict, writable: tuple[s
         return list(argv)
     folder = os.path.abspath(cwd or os.getcwd())
     executable = locate(argv[0], folder, env.get("PATH"))
-    shown = [p for p in [folder, executable, *_named(argv[1:], folder), *needs]
-             if _under_private(p) and not _within(p, _hidden) and not _within(p, writable)]
-    shown.sort(key=len)  # a folder before what lies in it
+    shown = _outermost([p for p in [folder, executable, *_named(argv[1:], folder), *needs]
+                        if _under_private(p) and not _within(p, _hidden) and not _within(p, writable)])
     hidden = [p for p in sorted(_hidden) if _needs_hiding(p, [*shown, *writable])]
     options = _options(folder)
     for path in dict.fromkeys(shown):
@@ -176,6 +175,16 @@ def python_command(fds: tuple[int, ...], writable: tuple[str, ...] = (), reads: 
              *(p for p in [*sys.path, *reads] if p and os.path.exists(p))}
     argv = (sys.executable, "-m", "minecheck.running.jailed", *map(str, fds))
     return command(argv, None, dict(os.environ), writable, tuple(os.path.realpath(p) for p in sorted(needs)))
+
+
+def _outermost(paths: list[str]) -> list[str]:
+    """The paths, without those inside another of them: a folder bound read-only shows what lies in it, and
+    bubblewrap cannot make a mount point inside a read-only folder (a venv under /tmp and its python)."""
+    kept: list[str] = []
+    for path in sorted(set(paths), key=len):
+        if not _within(path, kept):
+            kept.append(path)
+    return kept
 
 
 def _named(words: tuple[str, ...], cwd: str) -> list[str]:

@@ -12,6 +12,7 @@ import os
 import shlex
 import shutil
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -122,6 +123,20 @@ def _pair(tmp_path: Path, how: str, **options) -> tuple[list[str], list[str]]:
         found[attack] = [line.replace(program, "PROGRAM") for line in campaign(out, f"p={program}")]
     assert not marked(marker), "a process of the program is left"
     return found[how], found["none"]
+
+
+@jailed
+def test_a_folder_under_tmp_and_a_program_in_it_are_bound_once_and_the_program_runs(tmp_path):
+    """A venv under /tmp (a fresh clone's) and its python: bubblewrap cannot bind the file into the folder
+    already bound read-only, so only the folder is bound."""
+    program = tmp_path / "bin" / "prog"
+    program.parent.mkdir()
+    program.write_text("#!/bin/sh\necho ok\n")
+    program.chmod(0o755)
+    argv = jail.command((str(program),), str(tmp_path), dict(os.environ), needs=(str(tmp_path),))
+    bound = [argv[i + 1] for i, word in enumerate(argv) if word == "--ro-bind"]
+    assert str(tmp_path) in bound and str(program) not in bound
+    assert subprocess.run(argv, capture_output=True, text=True, timeout=30).stdout == "ok\n"
 
 
 # -- Python solvers that are not minecheck's own ----------------------------------------------------------
