@@ -151,6 +151,7 @@ def command(argv: tuple[str, ...], cwd: str | None, env: dict, writable: tuple[s
         return list(argv)
     folder = os.path.abspath(cwd or os.getcwd())
     executable = locate(argv[0], folder, env.get("PATH"))
+    needs = (*needs, sys.prefix, str(PACKAGE_ROOT))  # a program run by minecheck's own Python may import it
     shown = _outermost([p for p in [folder, executable, *_named(argv[1:], folder), *needs]
                         if _under_private(p) and not _within(p, _hidden) and not _within(p, writable)])
     hidden = [p for p in sorted(_hidden) if _needs_hiding(p, [*shown, *writable])]
@@ -171,7 +172,7 @@ def python_command(fds: tuple[int, ...], writable: tuple[str, ...] = (), reads: 
     None where there is no jail."""
     if not status().active:
         return None
-    needs = {sys.prefix, sys.exec_prefix, sys.base_prefix, str(PACKAGE_ROOT),
+    needs = {sys.exec_prefix, sys.base_prefix,
              *(p for p in [*sys.path, *reads] if p and os.path.exists(p))}
     argv = (sys.executable, "-m", "minecheck.running.jailed", *map(str, fds))
     return command(argv, None, dict(os.environ), writable, tuple(os.path.realpath(p) for p in sorted(needs)))
