@@ -17,7 +17,8 @@ a big board is cheaper than the last: a slow engine's shrink of a big board goes
 (bench/big_crash.py: a 5,184-cell board to 9 cells), one that finds nothing smaller stops after a few times
 its board's cost, and a busy machine shrinks as far as a quiet one (CPU time and calls, never wall-clock).
 A shrunk wrong answer is then shrunk on to its minimal cause (``check.shrink.minimal_cause``: the smallest board
-on which its solver still misreads, with the same patience, half the cap and ``CAUSE_CALLS`` checks), kept in
+on which its solver still misreads, with the same patience counted from a check of the shrunk board, not of
+the finding's big one, half the cap and ``CAUSE_CALLS`` checks), kept in
 its entry beside the small board, for merging bugs (``campaigns.bugs``).
 A timeout finding is not shrunk
 unless asked (``--shrink-timeouts``): every board tried would cost its whole CPU budget, and a timeout
@@ -35,7 +36,7 @@ from minecheck.check.certified import certify_checks, with_certificate
 from minecheck.check.crosscheck import BoardCheck, check_board
 from minecheck.check.findings import Finding, Kind
 from minecheck.check.fingerprint import bug_key, fingerprint
-from minecheck.check.shrink import PATIENCE_FLOOR, has_board, has_cause, minimal_cause, shrink
+from minecheck.check.shrink import PATIENCE_FLOOR, cpu_seconds, has_board, has_cause, minimal_cause, shrink
 from minecheck.check.shrinkcache import SHRUNK, finding_key
 from minecheck.model.answers import result_to_json
 from minecheck.model.boardtext import parse_board
@@ -84,7 +85,9 @@ def run_job(job: ShrinkJob) -> dict:
     f = Finding.from_json(job.finding)
     result = shrink(f, job.budget, max_calls=SHRINK_CALLS, seconds=job.seconds, until=job.until,
                     judge_undeclared=job.judge_undeclared, patience=SHRINK_PATIENCE, cost=job.cost)
+    before = cpu_seconds()
     check = _check(result.finding, job.budget, job.judge_undeclared)
+    small_cost = cpu_seconds() - before  # a check of the shrunk board: what the cause's patience is measured by
     shown = result.finding
     certified = [] if check is None else certify_checks([replace(check, findings=(shown,))], f.index,
                                                         budget=job.budget)
@@ -94,7 +97,7 @@ def run_job(job: ShrinkJob) -> dict:
     entry["answers"] = [] if check is None else [result_to_json(r) for r in check.results]
     entry["shows"] = sorted({fingerprint(g).key for g in (check.findings if check is not None else (shown,))
                              if g.subject == f.subject})  # every bug of its solver the small board shows
-    cause = cause_of(result.finding, job.budget, job.seconds / 2, job.judge_undeclared, cost=job.cost)
+    cause = cause_of(result.finding, job.budget, job.seconds / 2, job.judge_undeclared, cost=small_cost)
     if cause is not None:
         entry["cause"] = cause
     if certified:
