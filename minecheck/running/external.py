@@ -506,8 +506,8 @@ def _protocol(what: str) -> Failure:
 def _status_text(status: int, jailed: bool = False) -> str:
     """A program's exit code as the error of a crash (Popen gives -N for a signal; bwrap, as a shell does,
     128 + N for a program it ran)."""
-    if jailed and 128 < status < 128 + 65:
-        status = -(status - 128)
+    if jailed and jail.signal_of(status) is not None:
+        status = -jail.signal_of(status)
     if status < 0:
         return "Crash: " + describe_status(-status & 0x7F).replace("the solver's process", "the program")
     return f"Crash: the program exited with status {status}"

@@ -75,6 +75,12 @@ def status() -> Jail:
     return jail
 
 
+def signal_of(code: int) -> int | None:
+    """The signal that killed a process bubblewrap ran, from bubblewrap's exit code (128 + N, as a shell says
+    it); None for a plain exit code."""
+    return code - 128 if 128 < code < 128 + 65 else None
+
+
 def runs_in(untrusted: bool) -> str:
     """Where a solver runs, in a word for ``minecheck solvers --json``: ``bubblewrap`` (a program or a Python solver
     not minecheck's own, in the jail), ``forked`` (minecheck's own, in a forked sandbox), or ``unjailed: WHY``."""

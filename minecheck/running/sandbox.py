@@ -319,8 +319,8 @@ class Sandbox:
         except ChildProcessError:
             return "the solver's process ended without answering"
         self.pid = None
-        if self.jailed and os.WIFEXITED(status) and 128 < os.WEXITSTATUS(status) < 128 + 65:
-            status = os.WEXITSTATUS(status) - 128  # bubblewrap's words for "killed by signal N", as a wait status
+        if self.jailed and os.WIFEXITED(status) and jail.signal_of(os.WEXITSTATUS(status)) is not None:
+            status = jail.signal_of(os.WEXITSTATUS(status))  # "killed by signal N", as a wait status
         return describe_status(status)
 
     def _reap(self, seen: float = 0.0) -> int:
