@@ -97,7 +97,8 @@ def run_job(job: ShrinkJob) -> dict:
     entry["answers"] = [] if check is None else [result_to_json(r) for r in check.results]
     entry["shows"] = sorted({fingerprint(g).key for g in (check.findings if check is not None else (shown,))
                              if g.subject == f.subject})  # every bug of its solver the small board shows
-    cause = cause_of(result.finding, job.budget, job.seconds / 2, job.judge_undeclared, cost=small_cost)
+    cause = cause_of(result.finding, job.budget, job.seconds / 2, job.judge_undeclared, cost=small_cost,
+                     start=result.shape)
     if cause is not None:
         entry["cause"] = cause
     if certified:
@@ -106,14 +107,14 @@ def run_job(job: ShrinkJob) -> dict:
 
 
 def cause_of(shrunk: Finding, budget: Budget | None, seconds: float, judge_undeclared: bool = False,
-             solver=None, cost: float | None = None) -> dict | None:
+             solver=None, cost: float | None = None, start=None) -> dict | None:
     """A shrunk wrong answer's minimal cause (``check.shrink.minimal_cause``, with the shrink's patience): the
     board and what it shows, as shrunk.jsonl keeps it; None for a failure (a crash keeps its origin) or a cause
-    cut short."""
+    cut short.  ``start``: the shrink's end (``Shrunk.shape``), so the cause starts from the small board."""
     if not has_cause(shrunk):
         return None
     cause = minimal_cause(shrunk, budget, seconds=seconds, solver=solver, judge_undeclared=judge_undeclared,
-                          patience=SHRINK_PATIENCE, cost=cost)
+                          patience=SHRINK_PATIENCE, cost=cost, start=start)
     if cause.stats.cut_short:
         return None  # maybe not the smallest: two such are no evidence of one cause
     return {"board": cause.finding.board, "key": fingerprint(cause.finding).key}

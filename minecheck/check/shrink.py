@@ -75,6 +75,7 @@ class Shrunk:
     finding: Finding  # the finding as shown by the smallest board
     board: Board
     stats: ShrinkStats
+    shape: Shape | None = None  # what the board was shrunk as (its position, where it has one): a cause starts here
 
 
 def still_shows(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, solver: Solver | None = None,
@@ -144,12 +145,13 @@ def still_wrong(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, solver
 
 def minimal_cause(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, seconds: float | None = None,
                   solver: Solver | None = None, judge_undeclared: bool = False, patience: float | None = None,
-                  cost: float | None = None) -> Shrunk:
+                  cost: float | None = None, start: Shape | None = None) -> Shrunk:
     """A shrunk finding's board shrunk on, by ``still_wrong``: the smallest board on which its solver still
-    misreads (``campaigns.bugs`` merges two bugs whose causes are one board).  Bounded as ``shrink`` is."""
+    misreads (``campaigns.bugs`` merges two bugs whose causes are one board).  Bounded as ``shrink`` is;
+    ``start``: the shrink's own end (``Shrunk.shape``), its hidden mines kept."""
     return shrink(finding, budget, max_calls=CAUSE_CALLS, seconds=seconds, solver=solver,
                   predicate=still_wrong(finding, budget, solver, judge_undeclared), judge_undeclared=judge_undeclared,
-                  patience=patience, cost=cost)
+                  patience=patience, cost=cost, start=start)
 
 
 def has_board(finding: Finding) -> bool:
@@ -163,7 +165,7 @@ def has_board(finding: Finding) -> bool:
 def shrink(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, max_calls: int = 2000,
            seconds: float | None = None, solver: Solver | None = None, predicate: Predicate | None = None,
            until: float | None = None, judge_undeclared: bool = False, patience: float | None = None,
-           cost: float | None = None) -> Shrunk:
+           cost: float | None = None, start: Shape | None = None) -> Shrunk:
     """Shrink the finding's board to a 1-minimal one (for the passes) that still shows it, each check's
     solvers run within ``budget`` (None: in this process).
 
@@ -178,12 +180,14 @@ def shrink(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, max_calls: 
     check that found it (``cost``: the check on the finding's board, before one is found), at least
     ``PATIENCE_FLOOR``, and ``PATIENCE_CALLS`` checks were made since: a budget that grows with each step that
     pays, and ends a shrink that finds nothing.  The first windows do not count against it.
+    ``start``: the shape the finding's board was made from, when known (a shrink's end, ``Shrunk.shape``).
     """
     if not has_board(finding):
         raise ValueError("a finding on a general LP has no board to shrink")
-    start, cpu_start = time.perf_counter(), cpu_seconds()
+    began, cpu_start = time.perf_counter(), cpu_seconds()
     board = parse_board(finding.board)
-    shape: Shape = _start_shape(finding, board)
+    known = start is not None and _seen(_board_of(start)) == _seen(board)
+    shape: Shape = start if known else _start_shape(finding, board)
     predicate = predicate or still_shows(finding, budget, solver, judge_undeclared)
     stats = ShrinkStats(cells_before=board.size, covered_before=len(board.covered))
     best = finding
@@ -248,10 +252,10 @@ def shrink(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, max_calls: 
                 shape, origin, changed = new, passed[1], True
                 stats.successes[name] = stats.successes.get(name, 0) + 1
     final = _board_of(shape)
-    stats.seconds = time.perf_counter() - start
+    stats.seconds = time.perf_counter() - began
     stats.cells_after, stats.covered_after = final.size, len(final.covered)
     shown = replace(best, board=format_board(final), recipe=finding.recipe, index=finding.index)
-    return Shrunk(shown, final, stats)
+    return Shrunk(shown, final, stats, shape)
 
 
 PATIENCE_FLOOR = 3.0  # CPU seconds a shrink with a patience may always spend looking for the next smaller board
@@ -294,11 +298,21 @@ def cpu_seconds() -> float:
 
 
 def _start_shape(finding: Finding, board: Board) -> Shape:
+    """What the board is shrunk as: its position (its hidden mines, or its recipe's), else the board itself.
+    A recipe counts only where it makes this board: a shrunk finding keeps its big board's recipe, and a
+    shrink started from that recipe would start over from the big board."""
     if board.truth is not None:
         return position_of(board)
     if finding.recipe is not None:
-        return generate(finding.recipe)
+        made = generate(finding.recipe)
+        if _seen(_board_of(made)) == _seen(board):
+            return made
     return board
+
+
+def _seen(board: Board) -> tuple:
+    """A board as the player sees it (its text), without the hidden mines the text may not carry."""
+    return board.width, board.height, board.cells, board.total_mines
 
 
 def _board_of(shape: Shape) -> Board:

@@ -121,9 +121,10 @@ def test_a_cause_s_patience_is_counted_from_the_shrunk_board_not_from_the_findin
     seen = {}
     real = shrinking.cause_of
 
-    def spy(shrunk, budget, seconds, judge_undeclared=False, solver=None, cost=None):
+    def spy(shrunk, budget, seconds, judge_undeclared=False, solver=None, cost=None, start=None):
         seen["cost"], seen["cells"] = cost, parse_board(shrunk.board).size
-        return real(shrunk, budget, seconds, judge_undeclared, solver, cost)
+        seen["start"] = start
+        return real(shrunk, budget, seconds, judge_undeclared, solver, cost, start)
 
     monkeypatch.setattr(shrinking, "cause_of", spy)
     (check,) = check_board(board("5x3/00000/11211/HHHHH"), ["ilp@seed"], [Mode.LOCAL],
@@ -132,3 +133,5 @@ def test_a_cause_s_patience_is_counted_from_the_shrunk_board_not_from_the_findin
     entry = shrinking.run_job(shrinking.ShrinkJob(finding.to_json(), Budget(cpu=5.0), 30.0, cost=1000.0))
     assert entry["finding"] and seen["cells"] <= 15
     assert seen["cost"] is not None and seen["cost"] < 10.0, "the small board's check, not the 1,000 s given"
+    start = seen["start"]  # the shrink's end, a position or (here, a board typed by hand) the board
+    assert start is not None and start.width * start.height == seen["cells"], "and from the small board"

@@ -212,3 +212,36 @@ def test_a_shrink_that_finds_nothing_smaller_stops_after_its_patience(monkeypatc
     stuck = shrink(f, None, predicate=never, patience=4.0, cost=3.8, seconds=120.0)
     assert stuck.stats.cut_short and "no smaller board within 4" in stuck.stats.stopped
     assert 4 * 3.8 < clock.now < 6 * 3.8, "its patience (4 board-costs) and the first windows (small boards)"
+
+
+def test_a_shrunk_finding_shrinks_on_from_its_own_board_not_from_its_recipe_s_big_one():
+    """A shrunk finding keeps its big board's recipe; its text may not carry the hidden mines (all flagged).
+    Shrinking it again (a minimal cause, ``minecheck shrink``) started over from the recipe's big board: a slow
+    engine's cause search checked boards of 1,551 cells for a 2-cell board (bench/slow_subject.py)."""
+    finding = first_finding("dpll@seed", Kind.VERDICT, width=7, height=6)
+    small = board("F1H")
+    assert small.truth is None and generate_board(finding.recipe).size == 42
+    sizes = []
+
+    def spy(candidate, origin=(0, 0)):
+        sizes.append(candidate.size)
+        return None
+
+    shrink(replace(finding, board=format_board(small), cells=(2,)), predicate=spy)
+    assert sizes and max(sizes) <= small.size, sizes
+
+
+def test_a_shrink_started_from_a_shape_keeps_its_hidden_mines():
+    """``start``: a cause shrinks on from the shrink's own end, its position and hidden mines kept, so the
+    position passes (moving mines, opening cells) still apply to a board whose text lost them."""
+    finding = first_finding("dpll@seed", Kind.VERDICT, width=7, height=6)
+    shrunk = shrink(finding)
+    assert shrunk.shape is not None and render(shrunk.shape) == shrunk.board
+    seen = []
+
+    def spy(candidate, origin=(0, 0)):
+        seen.append(candidate)
+        return None
+
+    shrink(shrunk.finding, predicate=spy, start=shrunk.shape)
+    assert seen and all(b.truth is not None and b.size <= shrunk.board.size for b in seen)
