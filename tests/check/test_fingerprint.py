@@ -137,3 +137,28 @@ def test_a_face_keeps_arithmetic_apart_from_a_misreading_and_a_failure_whole():
     assert not arithmetic(face("probability|possible, no flags|wrong values, off the frontier"))
     crash = "crash|no digit impossible alone, flags|IndexError at solve"
     assert face(crash) == crash, "a crash's board class stays: its origin is its name"
+
+
+def test_a_fingerprint_is_read_once_and_every_field_it_reads_still_tells_findings_apart(monkeypatch):
+    """Fingerprints are kept by a digest (a report rewritten during a campaign reads every finding again): a
+    finding read again is not read twice, and one that differs in any field the fingerprint reads is read anew."""
+    import minecheck.check.fingerprint as module
+
+    read = []
+    real = module._fingerprint
+    monkeypatch.setattr(module, "_fingerprint", lambda f: read.append(f) or real(f))
+    monkeypatch.setattr(module, "_KNOWN", {})
+    base = finding(Kind.PROBABILITY, "1/4, 1/4", "1/2, 1/2", "4x1\nH1HH\n", (0, 2))
+    assert fingerprint(base).shape == "one factor for every wrong cell, on the frontier"
+    assert fingerprint(Finding.from_json(base.to_json())) == fingerprint(base) and len(read) == 1
+    changed = {
+        "cells": finding(Kind.PROBABILITY, "1/4, 1/4", "1/2, 1/2", "4x1\nH1HH\n", (0, 3)),
+        "subject's answer": finding(Kind.PROBABILITY, "1/4, 1/3", "1/2, 1/2", "4x1\nH1HH\n", (0, 2)),
+        "reference's answer": finding(Kind.PROBABILITY, "1/4, 1/4", "1/2, 1/3", "4x1\nH1HH\n", (0, 2)),
+        "board": finding(Kind.PROBABILITY, "1/4, 1/4", "1/2, 1/2", "4x1\nHH1H\n", (0, 2)),
+        "detail": finding(Kind.PROBABILITY, "1/4, 1/4", "1/2, 1/2", "4x1\nH1HH\n", (0, 2), "z = 9.0, 11.2"),
+        "kind": finding(Kind.VERDICT, "1/4, 1/4", "1/2, 1/2", "4x1\nH1HH\n", (0, 2)),
+    }
+    for field, other in changed.items():
+        assert fingerprint(other) != fingerprint(base), field
+    assert len(read) == 1 + len(changed)
