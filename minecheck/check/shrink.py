@@ -19,7 +19,8 @@ Design, after Hypothesis's shrinker:
 * big steps first with an adaptive search (probe 1, 2, 4, ... then bisect: O(log n) calls)
   and chunked deletion (halves, quarters, ... single elements), so the final round of
   single-element steps makes the result 1-minimal for every pass;
-* deterministic: no randomness, candidates in a fixed order, first success kept;
+* deterministic: no randomness, candidates in a fixed order, first success kept; a candidate met again (the
+  last round of passes meets the round before's) is not checked again;
 * each candidate reruns only the finding's solver and its reference;
 * a crash keeps its exception and the function that raised it (``check.fingerprint``), as Hypothesis and
   ClusterFuzz keep a crash's origin: another crash on a smaller board is another bug;
@@ -211,19 +212,28 @@ def shrink(finding: Finding, budget: Budget | None = DEFAULT_BUDGET, max_calls: 
             stats.cut_short, stats.stopped = True, why
         return stats.cut_short
 
+    tried: dict[tuple[Shape, tuple[int, int]], Finding | None] = {}  # each candidate checked once: the predicate
+    # is deterministic, as Hypothesis's shrinker assumes when it caches a test case by its choices
+
     def test(candidate: Shape, moved: tuple[int, int] = (0, 0)) -> bool:
         """Whether the candidate still shows the finding; ``moved``: rows and columns a crop took off
         its top and left."""
         nonlocal best, passed
+        at = (origin[0] + moved[0], origin[1] + moved[1])
+        if (candidate, at) in tried:  # met again (the last round of passes retries the round before's)
+            found = tried[candidate, at]
+            if found is not None:
+                best, passed = found, (candidate, at)
+            return found is not None
         if exhausted():
             return False
         stats.calls += 1
-        at = (origin[0] + moved[0], origin[1] + moved[1])
         before = cpu_seconds()
         try:
             found = predicate(_board_of(candidate), at)
         except ValueError:
-            return False  # an edit that makes no board (e.g. cropped to nothing)
+            found = None  # an edit that makes no board (e.g. cropped to nothing)
+        tried[candidate, at] = found
         if found is not None:
             best, passed = found, (candidate, at)
             now = cpu_seconds()
