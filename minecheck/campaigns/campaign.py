@@ -189,7 +189,8 @@ class _Live:
                              shrinking.timeouts if shrinking else False) if report else None
         self.kept = set(read_shrunk(out))
         self.queued: set[str] = set()
-        self.candidates: dict[tuple, list[Finding]] = {}  # bug key -> its first findings so far, in report order
+        self.candidates: dict[tuple, list[tuple[Finding, str]]] = {}  # bug key -> its first findings so far, in
+        # report order, each with its key (made once: a probability finding on a big board is megabytes of JSON)
         self.done: set[int] = set(done)  # boards done
         self.frontier = 0  # every board before it is done
         self.rows: dict[int, dict] = {}  # board index -> its line, for the shrink budgets
@@ -207,15 +208,15 @@ class _Live:
         for f in findings:
             if shrinkable(f, self.shrinking.timeouts):
                 chosen = self.candidates.setdefault(bug_key(f), [])
-                chosen.append(f)
-                chosen.sort(key=report_order)
+                chosen.append((f, finding_key(f)))
+                chosen.sort(key=lambda pair: report_order(pair[0]))
                 del chosen[self.shrinking.per_signature:]
         while self.frontier in self.done:
             self.frontier += 1
         for chosen in self.candidates.values():
-            for f in chosen:
+            for f, key in chosen:
                 if f.index is None or f.index < self.frontier:  # no board before it can bring an earlier one
-                    self._queue(f, work)
+                    self._queue(f, work, key)
 
     def complete(self, work: _Work) -> None:
         """Queue what the report's own choice (board order) still lacks."""
@@ -235,8 +236,8 @@ class _Live:
                   representatives(findings, self.shrinking.per_signature, self.shrinking.timeouts)]
         replace_lines(self.out / SHRUNK, [json.dumps(kept[k]) for k in wanted if k in kept])
 
-    def _queue(self, f: Finding, work: _Work) -> None:
-        key = finding_key(f)
+    def _queue(self, f: Finding, work: _Work, key: str | None = None) -> None:
+        key = key or finding_key(f)
         if key in self.kept or key in self.queued:
             return
         self.queued.add(key)

@@ -135,3 +135,26 @@ def test_a_cause_s_patience_is_counted_from_the_shrunk_board_not_from_the_findin
     assert seen["cost"] is not None and seen["cost"] < 10.0, "the small board's check, not the 1,000 s given"
     start = seen["start"]  # the shrink's end, a position or (here, a board typed by hand) the board
     assert start is not None and start.width * start.height == seen["cells"], "and from the small board"
+
+
+def test_a_finding_s_key_is_made_once_however_many_boards_come_after_it(tmp_path, monkeypatch):
+    """Every board's result looks again at the bugs' first findings; a probability finding on a 5,165-cell board is
+    megabytes of JSON, and making its key each time was a fifth of the main process of a slow engine's campaign."""
+    from minecheck.campaigns import campaign as module
+    from minecheck.campaigns.campaign import Progress, _Ends, _Live, _Work
+    from minecheck.check.findings import read_findings
+
+    campaign(tmp_path / "run", jobs=1)
+    findings = read_findings(tmp_path / "run")
+    made = []
+    real = module.finding_key
+    monkeypatch.setattr(module, "finding_key", lambda f: made.append(f) or real(f))
+    live = _Live(SMALL, tmp_path / "fresh", Shrinking(per_signature=1), False, Progress(), None, None,
+                 _Ends(0.0, None), done=set())
+    work = _Work(iter(()), lambda: True)
+    for f in findings:
+        live.queue_for([f], work)
+    for index in range(max(f.index for f in findings) + 1):  # boards done one by one, each looking again
+        live.done.add(index)
+        live.queue_for([], work)
+    assert work.shrinks and len(made) <= len(findings)
