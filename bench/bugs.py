@@ -98,7 +98,8 @@ def measure(names: tuple[str, ...], made: list, shrink_seconds: float) -> dict:
             (check,) = check_board(small, [solver], [result.finding.mode], ["exact"])
             shows = sorted({fingerprint(g).key for g in check.findings})  # as shrinking.run_job keeps them
             entry = {"finding": result.finding.to_json(), "stats": asdict(result.stats), "shows": shows}
-            cause = cause_of(result.finding, None, shrink_seconds / 2, solver=solver)  # as shrinking.run_job does
+            cause = cause_of(result.finding, None, shrink_seconds / 2, solver=solver,
+                             start=result.shape)  # as shrinking.run_job does
             shrunk[finding_key(findings[n])] = entry | ({"cause": cause} if cause else {})
     found = bugs(findings, shrunk)
     return {"faults": names, "findings": len(findings), "signatures": len({f.signature for f in findings}),

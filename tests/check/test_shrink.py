@@ -12,6 +12,7 @@ from minecheck.check.crosscheck import check_board
 from minecheck.check.findings import Kind
 from minecheck.check.shrink import POSITION_PASSES, delete_chunks, find_integer, shrink, still_shows
 from minecheck.model.answers import Mode
+from minecheck.model.board import FLAG
 from minecheck.model.boardtext import format_board, parse_board
 from minecheck.model.position import position_of, render
 
@@ -261,3 +262,20 @@ def test_a_shrink_checks_each_candidate_once():
     shrunk = shrink(finding, predicate=spy)
     assert len(seen) == len(set(seen)) == shrunk.stats.calls
     assert shrunk.stats.cells_after <= 8 and not shrunk.stats.cut_short
+
+
+def test_a_minimal_cause_keeps_two_neighbours_across_a_corner():
+    """A flag diagonal to a 0 is no crop of the 2x2 around them: the crops stop there, and two faces of one
+    misreading ended at different boards (2x2 HF/0H and 2x1 F0; bench/bugs.py's flags-ignored).  The pair pass
+    keeps the two cells side by side."""
+    from minecheck.check.findings import Finding
+
+    def flag_beside_a_zero(candidate, origin=(0, 0)):
+        cells = candidate.cells
+        return found if any(cells[c] == 0 and any(cells[n] == FLAG for n in candidate.neighbours(c))
+                            for c in range(candidate.size)) else None
+
+    found = Finding(Kind.CONSISTENCY, "x", "exact", Mode.LOCAL, (), "consistent", "inconsistent", "2x2\nHF\n0H\n")
+    assert format_board(shrink(found, predicate=flag_beside_a_zero).board) == "2x2\nHF\n0H\n"
+    paired = shrink(found, predicate=flag_beside_a_zero, pairs=True)
+    assert format_board(paired.board) == "2x1\nF0\n" and paired.stats.successes == {"keep two neighbours": 1}
