@@ -17,8 +17,8 @@ a big board is cheaper than the last: a slow engine's shrink of a big board goes
 (bench/big_crash.py: a 5,184-cell board to 9 cells), one that finds nothing smaller stops after a few times
 its board's cost, and a busy machine shrinks as far as a quiet one (CPU time and calls, never wall-clock).
 A shrunk wrong answer is then shrunk on to its minimal cause (``check.shrink.minimal_cause``: the smallest board
-on which its solver still misreads, with the same patience counted from a check of the shrunk board, not of
-the finding's big one, half the cap and ``CAUSE_CALLS`` checks), kept in
+on which its solver still misreads, started from the shrink's own end, with the same patience counted from a
+check of the shrunk board, not of the finding's big one, half the cap and ``CAUSE_CALLS`` checks), kept in
 its entry beside the small board, for merging bugs (``campaigns.bugs``).
 A timeout finding is not shrunk
 unless asked (``--shrink-timeouts``): every board tried would cost its whole CPU budget, and a timeout
