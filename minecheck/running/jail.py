@@ -162,7 +162,7 @@ def command(argv: tuple[str, ...], cwd: str | None, env: dict, writable: tuple[s
                         if _under_private(p) and not _within(p, _hidden) and not _within(p, writable)])
     hidden = [p for p in sorted(_hidden) if _needs_hiding(p, [*shown, *writable])]
     options = _options(folder)
-    for path in dict.fromkeys(shown):
+    for path in shown:  # each once, none inside another (_outermost)
         options += ["--ro-bind", path, path]
     for path in writable:
         options += ["--bind", path, path]

@@ -319,8 +319,9 @@ class Sandbox:
         except ChildProcessError:
             return "the solver's process ended without answering"
         self.pid = None
-        if self.jailed and os.WIFEXITED(status) and jail.signal_of(os.WEXITSTATUS(status)) is not None:
-            status = jail.signal_of(os.WEXITSTATUS(status))  # "killed by signal N", as a wait status
+        signalled = jail.signal_of(os.WEXITSTATUS(status)) if self.jailed and os.WIFEXITED(status) else None
+        if signalled is not None:
+            status = signalled  # "killed by signal N", as a wait status
         return describe_status(status)
 
     def _reap(self, seen: float = 0.0) -> int:
