@@ -48,6 +48,7 @@ from minecheck.running.catalogue import GROUND_TRUTH, LP_SOLVERS, REFERENCES, SU
 from minecheck.running.discovery import remember, replay_names, require_runnable, resolve, suggest
 from minecheck.running.rundata import check_folder, check_value, loads
 from minecheck.running.runfolder import SUMMARY, holding, refuse_foreign, write_json, write_text
+from minecheck.running.tables import check_grants
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_DISTURBED = 0, 1, 2, 3, 4
 EXIT_STOPPED = 130  # Ctrl-C, as a shell counts SIGINT
@@ -765,7 +766,16 @@ def _resolve(args: argparse.Namespace) -> tuple[list[str], list[str], tuple[str,
 
     subjects, own = names(args.solvers)
     references, theirs = names(args.references)
+    check_grants(own + theirs, run_folders(args))
     return subjects, references, own + theirs
+
+
+def run_folders(args: argparse.Namespace) -> list[tuple[str, Path]]:
+    """The folders and files this run writes or reads as its own (``--out``, ``--baseline``...): no solver's
+    ``writable`` may grant them, nor a folder holding them."""
+    return [(f"--{name.replace('_', '-')}", Path(getattr(args, name)).resolve())
+            for name in ("out", "baseline", "save_regressions", "export", "write")
+            if isinstance(getattr(args, name, None), str | Path)]
 
 
 def _ready(names) -> None:
