@@ -83,6 +83,7 @@ class Sandbox:
         self.jailed = False  # served from bubblewrap's jail (``jailed``), not a forked child
         self.output: int | None = None  # the read end of an untrusted child's standard output and error
         self.written = Tail()  # what it wrote there during the call under way
+        self.base_mib: float | None = None  # a jailed child's resident memory once it served its first call
 
     def cpu(self, table: dict | None = None) -> float:
         """CPU seconds its children have spent so far, the live one's included, with what they started
@@ -124,7 +125,8 @@ class Sandbox:
             return self._died(start, budget)
         seen: list[str] = []
         assert self.tree is not None
-        stop = watch(self.pid, budget, self._ready, seen=seen, usage=self.tree.usage)
+        stop = watch(self.pid, budget, self._ready, seen=seen, usage=self.tree.usage,
+                     resident_cap_mib=self._cap(budget))
         if stop is None and self.written.over:
             stop, seen = Stop.OUTPUT, [f"{self.written.seen} bytes on its standard output and error"]
         if stop is not None:
@@ -152,8 +154,18 @@ class Sandbox:
                                              how=f"{self.written.seen} bytes on its standard output and error"))
         if reply.stop is not None:  # the child stopped itself (CPU budget, MemoryError): start afresh
             self.close()
+        elif self.jailed and self.base_mib is None:
+            self.base_mib = self.tree.usage().rss_mib
         reply = self._with_output(reply)
         return replace(reply, wall=time.perf_counter() - start) if reply.stop is Stop.CPU else reply
+
+    def _cap(self, budget: Budget) -> float | None:
+        """The resident memory (its /tmp counted) that stops a jailed child: the budget over what it held once it
+        served its first call (a fresh Python, not a copy of the caller); None (the watchdog's default: the budget
+        over the caller's own size) for a forked child, and until then."""
+        if not self.jailed or budget.memory_mib is None or self.base_mib is None:
+            return None
+        return budget.memory_mib + self.base_mib
 
     def _ready(self, seconds: float) -> bool:
         """Whether the answer is there, within ``seconds``; meanwhile what the child writes is read (and, past its
@@ -203,6 +215,7 @@ class Sandbox:
             environment = jail.environment(tuple(getattr(self.owner, "env", ())), jailed=False) if untrusted else None
             started = forked.start(self.owner, environment)
         self.pid, self.conn, self.output = started
+        self.base_mib = None
         # bubblewrap and its init (or a forked child and its namespace's init) only wait: not their memory
         self.tree = Tree(self.pid, quiet_depth=2, scratch="/tmp" if self.jailed else None)
 
