@@ -2,7 +2,8 @@
 proof for "cannot be", a minimal core for an impossible board, every layout of each component for a
 count, and the list of every layout of a small board.  The board's rules are read here on their own
 (``rules``), not from the engine's constraint system, so that a fault there is not shared.
-May import: model, engine (and pysat, dratify).
+May import: model, engine, running.manifest (files are written as every file minecheck writes is) (and pysat,
+dratify).
 
 * ``rules``: what a board says, read off its cells;  ``cnf``: those rules as CNF, rebuilt by anyone;
 * ``certificates``: the certificates as plain data, and their JSON;

@@ -12,6 +12,7 @@ from minecheck.certify.cnf import encode
 from minecheck.certify.rules import Reading, describe
 from minecheck.model.board import Board
 from minecheck.model.boardtext import parse_board
+from minecheck.running.manifest import write_text  # never through nor over a link already there
 
 LOOP = ('for f in *.cnf; do drat-trim "$f" "${f%.cnf}.drat" | grep -q "s VERIFIED" '
         '&& echo "ok $f" || echo "FAILED $f"; done')
@@ -81,12 +82,12 @@ def export(items: list[tuple[str, Certification]], folder: Path) -> int:
             if stem is None:
                 stem = seen[digest] = f"{label}-r{i}"
                 words = claim_words(board, r)
-                (folder / f"{stem}.cnf").write_text(plain_dimacs(cnf, f"minecheck {label} ({cert.mode.value}): "
-                                                                       f"{words}"))
-                (folder / f"{stem}.drat").write_text(r.proof)
+                write_text(folder / f"{stem}.cnf", plain_dimacs(cnf, f"minecheck {label} ({cert.mode.value}): "
+                                                                     f"{words}"))
+                write_text(folder / f"{stem}.drat", r.proof)
                 what[stem] = [f"{label} ({cert.mode.value}): {words}; for"]
             what[stem].append(cert.reference)
     listed = "\n".join(f"- `{stem}`: {lines[0]} {', '.join(dict.fromkeys(lines[1:]))}"
                        for stem, lines in sorted(what.items()))
-    (folder / "README.md").write_text(README.format(loop=LOOP, what=listed or "(the run has no refutation)"))
+    write_text(folder / "README.md", README.format(loop=LOOP, what=listed or "(the run has no refutation)"))
     return len(seen)

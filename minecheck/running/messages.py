@@ -29,6 +29,7 @@ from typing import Any
 
 from minecheck.model.answers import Answers, CellAnswer, Failure, FailureKind, Mode, SolverResult, Verdict
 from minecheck.model.numbers import decimal, whole
+from minecheck.running.protocol import answer_schema
 from minecheck.running.stops import Outcome, Stop
 
 HEADER = struct.Struct("<Q")  # a message's length, before its bytes
@@ -225,8 +226,6 @@ def check_message(message: Any) -> None:
 def _validator():
     """The schema's ``outcome``, compiled (fastjsonschema), with the program answer's definitions it shares."""
     import fastjsonschema
-
-    from minecheck.running.protocol import answer_schema
 
     return fastjsonschema.compile({**answer_schema(), "$ref": "#/definitions/outcome"})
 

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from minecheck.model.errors import UnknownSolver
 from minecheck.model.solver import FLAG_READINGS
+from minecheck.running.manifest import MANIFEST
 from minecheck.running.protocol import precision
 
 COMMAND = "cmd:"
@@ -168,7 +169,7 @@ def check_grants(definitions: tuple[str, ...], protected: list[tuple[str, Path]]
             check_grant(definition.where, granted, Path(granted), protected)
 
 
-RUN_MARKS = (".minecheck-files",)  # what a run folder holds (runfolder.MANIFEST; a ".lock" alone may be anyone's)
+RUN_MARKS = (MANIFEST,)  # what a run folder holds (a ".lock" alone may be anyone's)
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
