@@ -11,22 +11,20 @@ never a crash of minecheck.  Both pipes are drained as fast as the program write
 program is never blocked and taken for idle: standard error keeps only its last lines, standard
 output past the budget's ``output_mib`` ends the run with a finding naming that limit.
 
-On Linux the program runs under a *guardian* (``minecheck.running.guardian``), a subreaper that starts
-the program and outlives it, so that whatever the program starts stays below it and ends with it.  The
-budget is that of every solver (``minecheck.model.budget``), over the program's whole tree, its jail's
-/tmp counted in its memory.  It sees only the environment ``jail.environment`` allows (its table's
-``env`` names the rest), and ``MINECHECK_MODE``, ``MINECHECK_SEED`` (or ``MINECHECK_PERSISTENT``).
+On Linux the program runs under a *guardian* (``minecheck.running.guardian``, started by
+``minecheck.running.spawning``), a subreaper that starts the program and outlives it, so that whatever
+the program starts stays below it and ends with it.  The budget is that of every solver
+(``minecheck.model.budget``), over the program's whole tree, its jail's /tmp counted in its memory.
+It sees only the environment ``jail.environment`` allows (its table's ``env`` names the rest), and
+``MINECHECK_MODE``, ``MINECHECK_SEED`` (or ``MINECHECK_PERSISTENT``).
 """
 
 from __future__ import annotations
 
 import os
-import select
 import selectors
 import shlex
-import signal
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -35,11 +33,12 @@ from minecheck.model.answers import Answers, Failure, FailureKind, Mode, SolverR
 from minecheck.model.board import Board
 from minecheck.model.budget import DEFAULT_BUDGET, Budget
 from minecheck.model.errors import ProtocolError, UnknownSolver
-from minecheck.running import guardian, jail
+from minecheck.running import jail
 from minecheck.running.output import Tail
-from minecheck.running.proctree import FORK_LOCK, KILL_WAIT, Tree, ended, kill_group, reap_adopted
+from minecheck.running.proctree import KILL_WAIT, ended
 from minecheck.running.protocol import PROTOCOL_PREFIX, board_text, decode_declared, request_line, seed_for
-from minecheck.running.sandbox import SUPPORTED, count_program_cpu
+from minecheck.running.sandbox import count_program_cpu
+from minecheck.running.spawning import Process, close_pipe, end, spawn
 from minecheck.running.stops import Stop, describe_status, stop_failure
 from minecheck.running.watchdog import watch
 
@@ -47,8 +46,6 @@ ALL_ANSWERS = frozenset({Answers.VERDICTS, Answers.PROBABILITIES, Answers.COUNTS
 BOTH_MODES = frozenset({Mode.LOCAL, Mode.GLOBAL})
 READ_SIZE = 1 << 20  # bytes asked of a pipe at a time
 DRAIN_READS = 16  # reads from one pipe before the other pipe and the watchdog get their turn
-PIPE_SIZE = 1 << 20  # the pipes' capacity asked of Linux (fewer switches between a writer and minecheck)
-GUARDED = SUPPORTED and bool(sys.executable)  # programs run under a guardian (else: directly, in a session)
 
 
 @dataclass(frozen=True)
@@ -108,16 +105,6 @@ def _size(count: int) -> str:
     return f"{count / 2**20:g} MiB" if count % 2**20 == 0 else f"{count} bytes"
 
 
-class _Process(subprocess.Popen):
-    """A running program: the Popen of its guardian (of the program itself where there is none), and its
-    process tree as the watchdog reads it (without the guardian's own CPU and memory)."""
-
-    guarded: bool
-    jailed: bool = False  # run by bwrap, which reports a program killed by signal N as exit status 128 + N
-    tree: Tree
-    spent: float = 0.0  # CPU seconds of its tree, read as it ended (before it was waited for)
-
-
 class ExternalSolver:
     """A program behind the Solver protocol; it enforces the budget itself (``runs_own_process``)."""
 
@@ -129,7 +116,7 @@ class ExternalSolver:
         self.modes = program.modes
         self.answers = program.answers
         self._lock = threading.Lock()
-        self._process: _Process | None = None
+        self._process: Process | None = None
         self._pending: _Run | None = None
         self._cpu = 0.0  # the program's CPU seconds on the call under way
 
@@ -153,7 +140,7 @@ class ExternalSolver:
             return replace(process, mode=mode)
         run = _Run(budget.output_bytes)
         stop = _exchange(process, board_text(board).encode(), run, budget, until_exit=True)
-        status = _end(process, grace=0.0 if stop is not None or run.overflow else KILL_WAIT)
+        status = end(process, grace=0.0 if stop is not None or run.overflow else KILL_WAIT)
         self._cpu = process.spent
         if stop is not None:
             return self._stopped(mode, stop, budget, run)
@@ -188,7 +175,7 @@ class ExternalSolver:
             self.close()
             return self._stopped(mode, stop, budget, run) if stop else self._failed(mode, run.overflow_error(), run)
         if b"\n" not in run.out:  # the program ended instead of answering
-            status = _end(process, grace=KILL_WAIT)  # (one that closed its output and runs on is stopped)
+            status = end(process, grace=KILL_WAIT)  # (one that closed its output and runs on is stopped)
             self._process = None
             return self._failed(mode, _crash(_status_text(status, process.jailed) + " (in persistent mode it must "
                                              "answer a line per request and keep running)"), run)
@@ -206,9 +193,9 @@ class ExternalSolver:
         """What it is given of minecheck's environment: the allow-list, and the names its table passes on."""
         return jail.environment(self.program.env, jailed=jail.status().active)
 
-    def _start(self, env: dict, budget: Budget) -> _Process | SolverResult:
+    def _start(self, env: dict, budget: Budget) -> Process | SolverResult:
         try:
-            return _spawn(self.program.command, env, self.program.cwd, self.program.writable, budget.memory_mib)
+            return spawn(self.program.command, env, self.program.cwd, self.program.writable, budget.memory_mib)
         except OSError as err:
             return SolverResult(self.name, Mode.LOCAL, failure=_crash(
                 f"Crash: the program could not start: {shlex.join(self.program.command)}: {err.strerror or err}"))
@@ -231,7 +218,7 @@ class ExternalSolver:
     def close(self) -> None:
         """Stop the persistent program, if it runs, with everything it started."""
         if self._process is not None:
-            _end(self._process)
+            end(self._process)
             self._process = None
 
     def __del__(self) -> None:
@@ -241,154 +228,9 @@ class ExternalSolver:
             pass
 
 
-# -- starting and ending a program --------------------------------------------------------------------
-
-def _spawn(command: tuple[str, ...], env: dict, cwd: str | None, writable: tuple[str, ...] = (),
-           tmp_mib: int | None = None) -> _Process:
-    """Start a program, its standard streams piped to this process: in its jail (``minecheck.running.jail``, its
-    /tmp of ``tmp_mib`` MiB), under a guardian where Linux allows (OSError, as from Popen, when it could not
-    start)."""
-    planned = jail.plan(command, cwd, env, writable, tmp_mib=tmp_mib)
-    command, wrapped = tuple(planned.argv), planned.argv != list(command)
-    scratch = "/tmp" if wrapped else None  # its jail's /tmp, in RAM: counted in its memory
-    pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
-    if not GUARDED:
-        with FORK_LOCK:
-            as_user = {} if planned.uid is None else {"user": planned.uid, "group": planned.uid, "extra_groups": []}
-            process = _Process(command, **pipes, env=env, cwd=cwd, start_new_session=True, **as_user)
-            _track(process)
-        process.guarded, process.jailed, process.tree = False, wrapped, Tree(process.pid, scratch=scratch)
-        return process
-    with FORK_LOCK:  # (see there) no sandbox forked meanwhile holds the report's write end
-        report_read, report_write = os.pipe()
-        try:
-            user = "-" if planned.uid is None else str(planned.uid)
-            process = _Process([sys.executable, "-I", "-S", "-c", guardian.code(), str(os.getpid()),
-                                str(report_write), user, *command], **pipes, env=env, cwd=cwd, start_new_session=True,
-                               pass_fds=(report_write,))
-        except BaseException:
-            os.close(report_read)
-            raise
-        finally:
-            os.close(report_write)
-        _track(process)
-    process.guarded, process.jailed, process.tree = True, wrapped, Tree(process.pid, own=False, scratch=scratch)
-    report = _read_report(report_read, process.pid)
-    if report != b"0":  # an errno: the exec failed (or, empty, the guardian itself did not get that far)
-        _end(process, grace=KILL_WAIT)
-        code = int(report) if report.isdigit() else 0
-        raise OSError(code, os.strerror(code) if code else "its runner ended before starting it")
-    for stream in (process.stdout, process.stderr):
-        _widen(stream.fileno())
-    return process
-
-
-def _read_report(fd: int, guardian: int) -> bytes:
-    """The guardian's one line on ``fd`` (without its newline); empty if the guardian ended without one.
-
-    Its end of file is not awaited: a process forked elsewhere meanwhile could hold the pipe open."""
-    data = b""
-    try:
-        while b"\n" not in data:
-            if select.select([fd], [], [], 0.05)[0]:
-                chunk = os.read(fd, 64)
-                if not chunk:
-                    break
-                data += chunk
-            elif ended(guardian):
-                break
-    finally:
-        os.close(fd)
-    return data.split(b"\n")[0]
-
-
-def _widen(fd: int) -> None:
-    """Ask for a larger pipe, so that a program writing much is switched out less often (no matter if refused)."""
-    try:
-        import fcntl
-
-        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
-    except (OSError, AttributeError, ImportError):
-        pass
-
-
-def _end(process: _Process, grace: float = 0.0) -> int:
-    """Stop a program with everything it started, unless it ends by itself within ``grace`` seconds, and
-    wait for it; its exit status.
-
-    A guardian told to stop (SIGTERM) kills the program's tree and waits for it, then exits: the
-    tree ends complete and leaves no zombie.  A guardian that does not (killed itself, or none), is
-    killed with the tree from here (``Tree.kill``).
-    """
-    if process.returncode is None:
-        if not ended(process.pid, grace) and process.guarded:
-            _signal(process.pid, signal.SIGTERM)
-        if not ended(process.pid, KILL_WAIT if process.guarded else 0.0):
-            reap_adopted(process.tree.kill())
-            ended(process.pid, KILL_WAIT)
-        # not waited for yet, the root still holds its id: what its tree left (a guardian killed from below)
-        kill_group(process.pid)
-        if process.tree.seen:
-            reap_adopted(process.tree.kill(include_root=False))
-    # ended, not yet waited for: the guardian's line in /proc still holds what it waited for (the program)
-    process.spent = process.tree.usage().cpu
-    status = process.wait()
-    for stream in (process.stdin, process.stdout, process.stderr):
-        if stream is not None:
-            _close(stream)
-    return status
-
-
-def _track(process: subprocess.Popen) -> None:
-    """Remember this process's ends of a program's pipes (see ``_hide_pipes_in_child``)."""
-    for stream in (process.stdin, process.stdout, process.stderr):
-        _PIPES.add((stream.fileno(), os.fstat(stream.fileno()).st_ino))
-
-
-def _close(stream) -> None:
-    """Close one of this process's ends of a program's pipes."""
-    if not stream.closed:
-        _PIPES.discard((stream.fileno(), os.fstat(stream.fileno()).st_ino))
-    try:
-        stream.close()
-    except OSError:
-        pass
-
-
-_PIPES: set[tuple[int, int]] = set()  # (descriptor, inode) of this process's ends of its programs' pipes
-
-
-def _hide_pipes_in_child() -> None:
-    """In a child forked from this process (a sandbox, by another thread), point the descriptors of the
-    programs' pipes at /dev/null: a copy of a program's standard input held there would keep the program
-    from ever seeing its end, and it would be stopped as idle, depending on which thread forked when."""
-    if not _PIPES:
-        return
-    null = os.open(os.devnull, os.O_RDWR)
-    for fd, inode in _PIPES:  # not closed: the child's copies of the file objects will close these numbers
-        try:
-            if os.fstat(fd).st_ino == inode:  # still that pipe (a descriptor left unclosed may have a new use)
-                os.dup2(null, fd, inheritable=False)
-        except OSError:
-            pass
-    os.close(null)
-    _PIPES.clear()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_hide_pipes_in_child)
-
-
-def _signal(pid: int, sig: int) -> None:
-    try:
-        os.kill(pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
 # -- talking to a program -----------------------------------------------------------------------------
 
-def _exchange(process: _Process, request: bytes, run: _Run, budget: Budget, until_exit: bool) -> Stop | None:
+def _exchange(process: Process, request: bytes, run: _Run, budget: Budget, until_exit: bool) -> Stop | None:
     """Send the request and read the answer - all output until the program's tree ends, or one line - within
     the budget (a stop ends the program; so does more output than ``run.limit``).
 
@@ -446,7 +288,7 @@ def _exchange(process: _Process, request: bytes, run: _Run, budget: Budget, unti
     return stop
 
 
-def _drain(process: _Process, key: selectors.SelectorKey, selector, state: dict, run: _Run,
+def _drain(process: Process, key: selectors.SelectorKey, selector, state: dict, run: _Run,
            until_empty: bool = False) -> None:
     """Read what a pipe holds until it is empty (DRAIN_READS reads at most, to let the rest have a turn,
     unless ``until_empty``)."""
@@ -491,7 +333,7 @@ def _write_some(process: subprocess.Popen, selector, state: dict, close_after: b
     if not pending:
         selector.unregister(process.stdin)
         if close_after:
-            _close(process.stdin)
+            close_pipe(process.stdin)
         else:
             os.set_blocking(process.stdin.fileno(), True)
 

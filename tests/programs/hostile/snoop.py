@@ -8,16 +8,21 @@ import sys
 from _hostile import options
 
 
-def main() -> None:
-    options()
-    found = [f"{k}={v}" for k, v in sorted(os.environ.items())]
+def found() -> list[str]:
+    """Every variable of the environment, and each secret file's content (or why it could not be read)."""
+    out = [f"{k}={v}" for k, v in sorted(os.environ.items())]
     for path in glob.glob("/var/tmp/minecheck-secret-*"):
         try:
             with open(path) as f:
-                found.append(f"{path}: {f.read()}")
+                out.append(f"{path}: {f.read()}")
         except OSError as err:
-            found.append(f"{path}: {err.strerror}")
-    print("\n".join(found), file=sys.stderr, flush=True)
+            out.append(f"{path}: {err.strerror}")
+    return out
+
+
+def main() -> None:
+    options()
+    print("\n".join(found()), file=sys.stderr, flush=True)
     sys.exit(1)
 
 
