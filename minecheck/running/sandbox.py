@@ -136,7 +136,8 @@ class Sandbox:
                                              wall=time.perf_counter() - start,
                                              how=f"the watchdog outside: {' '.join(seen)}"))
         try:
-            reply = decode_outcome(self.conn.recv(message_limit(budget), budget.idle_after))
+            untrusted = bool(getattr(self.owner, "untrusted", False))
+            reply = decode_outcome(self.conn.recv(message_limit(budget, untrusted), budget.idle_after))
         except (EOFError, ConnectionResetError, OSError):
             return self._died(start, budget)
         except Stalled as err:

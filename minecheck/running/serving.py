@@ -70,32 +70,33 @@ def serve(conn: Channel, owner: object, parent: int | None) -> None:
         outcome = replace(outcome, cpu=outcome.cpu + children_cpu() - children)
         for stream in (sys.stdout, sys.stderr):
             flush(stream)
-        conn.send(crossing(outcome, budget))
+        conn.send(crossing(outcome, budget, bool(getattr(owner, "untrusted", False))))
         if outcome.stop is not None:
             return  # after a stop the heap may be in any state: the caller forks afresh
 
 
-def crossing(outcome: Outcome, budget: Budget) -> bytes:
+def crossing(outcome: Outcome, budget: Budget, untrusted: bool = True) -> bytes:
     """The outcome's message: its JSON, or an error said in its place (a value that is no data, an answer longer
-    than the output budget)."""
+    than ``message_limit``)."""
     try:
         data = encode_outcome(outcome)
     except (TypeError, ValueError, RecursionError) as err:
         return encode_outcome(Outcome(error=f"UnsendableAnswer: {describe_error(err)}", cpu=outcome.cpu,
                                       wall=outcome.wall))
-    limit = message_limit(budget)
+    limit = message_limit(budget, untrusted)
     if limit is not None and len(data) > limit:
         return encode_outcome(Outcome(error=stop_message(Stop.OUTPUT, budget, ANSWER_TOO_LONG), stop=Stop.OUTPUT,
                                       cpu=outcome.cpu, wall=outcome.wall))
     return data
 
 
-def message_limit(budget: Budget | None) -> int | None:
-    """Bytes of an outcome's message that a call may send back: its output budget, as a program's answer has;
-    without one, the memory it may add (it could make no longer answer); None where neither is limited."""
+def message_limit(budget: Budget | None, untrusted: bool = True) -> int | None:
+    """Bytes of an outcome's message that a call may send back: a solver not minecheck's own, its output budget
+    (as a program's answer has); minecheck's own (a reference's exact answer on a huge board), or one without an
+    output budget, the memory it may add (it could make no longer answer); None where that is not limited."""
     if budget is None:
         return None
-    if budget.output_bytes is not None:
+    if untrusted and budget.output_bytes is not None:
         return budget.output_bytes + 4096  # and the outcome's own few fields
     return None if budget.memory_mib is None else budget.memory_mib * 2**20
 

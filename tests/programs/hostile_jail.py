@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from hostile_python import _LikeExact
@@ -72,7 +73,15 @@ class Snoop(_LikeExact):
         raise RuntimeError("found: " + "; ".join(snoop.found()))
 
 
+class Verbose(_LikeExact):
+    """Answers like exact, with a reason of 3 MiB."""
+
+    def solve(self, board: Board, mode: Mode) -> SolverResult:
+        return replace(self.exact(board, mode), reason="x" * 3 * 2**20)
+
+
 FILL_TMP = "hostile_jail:FillTmp"
 FLOOD = "hostile_jail:Flood"
 TRUNCATE_LOG = "hostile_jail:TruncateLog"
 SNOOP = "hostile_jail:Snoop"
+VERBOSE = "hostile_jail:Verbose"

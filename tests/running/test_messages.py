@@ -12,12 +12,15 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
+import hostile_jail
 import hostile_pickle
 import hostile_python as h
 import pytest
-from shared import PROGRAMS
+from shared import PROGRAMS, board
 
 from minecheck.model.answers import Answers, CellAnswer, Failure, FailureKind, Mode, SolverResult, Verdict
+from minecheck.model.budget import Budget
+from minecheck.running.discovery import get_solver
 from minecheck.running.messages import (
     Declared,
     Oversized,
@@ -28,6 +31,7 @@ from minecheck.running.messages import (
     decode_outcome,
     encode_outcome,
 )
+from minecheck.running.registry import run_solver
 from minecheck.running.stops import Outcome, Stop
 
 SANDBOXES = ["on", "off"]  # jailed (bubblewrap, where it can be had) and forked
@@ -85,6 +89,17 @@ def test_a_patch_through_what_crosses_back_changes_nothing_in_a_campaign_nor_aga
     assert with_it == without
     assert campaign(tmp_path, "known", f"{h.LIE},{attack}", "--baseline", str(empty), sandbox=sandbox) == \
         campaign(tmp_path, "known-without", h.LIE, "--baseline", str(empty), sandbox=sandbox)
+
+
+@pytest.mark.parametrize("sandbox", SANDBOXES)
+def test_an_answer_longer_than_the_output_budget_is_the_solver_s_own_finding(sandbox, monkeypatch):
+    monkeypatch.setenv("MINECHECK_SANDBOX", sandbox)
+    result = run_solver(get_solver(hostile_jail.VERBOSE), board("HHH/121"), Mode.LOCAL,
+                        budget=Budget(cpu=10, idle=5, output_mib=1))
+    assert result.error == "Crash: its answer held more than its output budget of 1 MiB"
+    assert result.failure.budget == "output"
+    fine = run_solver(get_solver(hostile_jail.VERBOSE), board("HHH/121"), Mode.LOCAL, budget=Budget(cpu=10, idle=5))
+    assert fine.error is None and len(fine.reason) == 3 * 2**20
 
 
 # -- the codec itself -------------------------------------------------------------------------------------
