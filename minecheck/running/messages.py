@@ -28,7 +28,7 @@ from functools import cache
 from typing import Any
 
 from minecheck.model.answers import Answers, CellAnswer, Failure, FailureKind, Mode, SolverResult, Verdict
-from minecheck.model.numbers import decimal, whole
+from minecheck.model.numbers import PYTHON_DIGITS, decimal, whole
 from minecheck.running.protocol import answer_schema
 from minecheck.running.stops import Outcome, Stop
 
@@ -198,7 +198,7 @@ def _probability(p: Any) -> Any:
 def decode_outcome(data: bytes) -> Outcome:
     """The outcome a sandbox sent: Unreadable, saying why, unless it is JSON of the schema's ``outcome``."""
     try:
-        message = json.loads(data, parse_constant=float)
+        message = json.loads(data, parse_constant=float, parse_int=_plain_int)
     except RecursionError:
         raise Unreadable("a message nested deeper than a JSON reader follows") from None
     except ValueError as err:  # not UTF-8, not JSON, an integer past Python's digits
@@ -208,6 +208,14 @@ def decode_outcome(data: bytes) -> Outcome:
         return _read_outcome(message)
     except (ValueError, ZeroDivisionError) as err:  # a count or fraction the schema's pattern let by, still not one
         raise Unreadable(f"a number that is not one ({str(err)[:120]})") from None
+
+
+def _plain_int(text: str) -> int:
+    """A JSON integer of a message: counts cross as decimal strings, so one past Python's digits is refused (read,
+    it would cost the reader time growing with its square)."""
+    if len(text) > PYTHON_DIGITS:
+        raise ValueError(f"an integer of {len(text)} digits (counts cross as decimal strings)")
+    return int(text)
 
 
 def check_message(message: Any) -> None:

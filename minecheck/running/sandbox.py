@@ -185,7 +185,8 @@ class Sandbox:
             except (OSError, ValueError):
                 return True
             if self.output in ready and self._drain():
-                self.output = None  # its writers are gone: the answer, or the end, is what is left
+                os.close(self.output)  # its writers are gone: the answer, or the end, is what is left
+                self.output = None
                 return self._ready(max(0.0, deadline - time.monotonic()))
             if self.conn.read_fd in ready or self.written.over:
                 return True

@@ -136,6 +136,8 @@ def test_a_batch_a_description_a_refusal_and_plain_data_cross_as_what_they_are()
      "the message.value"),
     (b"[" * 100_000 + b"]" * 100_000, "nested deeper"),
     (b'{"value": null, "error": null, "stop": "none", "cpu": 0, "wall": 0, "how": ""}', "the message.stop"),
+    (b'{"value": {"data": 1' + b"0" * 5000 + b'}, "error": null, "stop": null, "cpu": 0, "wall": 0, "how": ""}',
+     "an integer of 5001 digits"),  # read, it would cost time growing with its square: counts are strings
 ])
 def test_what_is_no_outcome_is_refused_saying_why(data, says):
     with pytest.raises(Unreadable, match=says):
