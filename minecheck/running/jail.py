@@ -227,7 +227,8 @@ def plan(argv: tuple[str, ...], cwd: str | None, env: dict, writable: tuple[str,
     read = [folder, executable, *_named(argv[1:], folder), *needs]
     needs = (*needs, sys.prefix, str(PACKAGE_ROOT))  # a program run by minecheck's own Python may import it
     shown = _outermost([p for p in [folder, executable, *_named(argv[1:], folder), *needs]
-                        if _under_private(p) and not _within(p, _hidden) and not _within(p, writable)])
+                        if _under_private(p) and p not in PRIVATE  # its /tmp is its own, never the machine's
+                        and not _within(p, _hidden) and not _within(p, writable)])
     uid, as_root = _user(jail, read, writable)
     hidden = [p for p in sorted(_hidden) if _needs_hiding(p, [*shown, *writable])
               and (uid is None or access.reaches(p, uid))]  # one it cannot reach needs no stand-in

@@ -148,13 +148,25 @@ def scratch_mib(procs: list[Proc], root: int, folder: str) -> float:
         if proc.pid == root or proc.zombie:
             continue
         try:
-            if os.stat(f"/proc/{proc.pid}/ns/mnt").st_ino == ours:
-                continue
+            if os.stat(f"/proc/{proc.pid}/ns/mnt").st_ino == ours or _mounted(proc.pid, folder) != "tmpfs":
+                continue  # not in the jail, or its folder is something else there (a read-only view of the machine's)
             found = os.statvfs(f"/proc/{proc.pid}/root{folder}")
         except OSError:
             continue
         return (found.f_blocks - found.f_bfree) * found.f_frsize / 2**20
     return 0.0
+
+
+def _mounted(pid: int, folder: str) -> str | None:
+    """The type of the file system a process sees at ``folder`` (the last mount there), None if nothing is mounted
+    there."""
+    kind = None
+    with open(f"/proc/{pid}/mountinfo") as f:
+        for line in f:
+            fields = line.split()
+            if fields[4] == folder:
+                kind = fields[fields.index("-") + 1]
+    return kind
 
 
 def kill_tree(root: int, include_root: bool = True, seen: dict[int, int] | None = None) -> set[int]:

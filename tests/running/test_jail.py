@@ -261,3 +261,13 @@ def test_a_kernel_that_refuses_namespaces_is_said_with_bubblewrap_s_words(monkey
         jail._probe.cache_clear()
     assert refused.refused == ("the kernel refused bubblewrap's namespaces (bwrap: No permissions to create a new "
                                "namespace)")
+
+
+@jailed
+def test_the_jail_s_tmp_is_its_own_even_where_the_import_path_holds_the_machine_s(monkeypatch):
+    """A script run from /tmp puts /tmp on the import path: binding it would show the machine's /tmp to the solver
+    (and its files would count as the solver's memory)."""
+    monkeypatch.setattr(sys, "path", ["/tmp", *sys.path])
+    argv = jail.python_plan((3, 4)).argv
+    bound = [argv[i + 1] for i, word in enumerate(argv) if word in ("--ro-bind", "--bind")]
+    assert "/tmp" not in bound and argv[argv.index("--tmpfs") + 1] == "/tmp"
