@@ -28,6 +28,7 @@ from functools import cache
 from typing import Any
 
 from minecheck.model.answers import Answers, CellAnswer, Failure, FailureKind, Mode, SolverResult, Verdict
+from minecheck.model.errors import MinecheckError
 from minecheck.model.numbers import PYTHON_DIGITS, decimal, whole
 from minecheck.running.protocol import answer_schema
 from minecheck.running.stops import Outcome, Stop
@@ -55,7 +56,7 @@ class Refused:
     fix: str | None = None
 
 
-class Unreadable(ValueError):
+class Unreadable(MinecheckError, ValueError):
     """A message that is not an outcome minecheck takes: not JSON, not of the schema, or too long."""
 
 
