@@ -43,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from board_faults import BOARD_FAULTS  # noqa: E402
 from faults import FAULTS as OWN_FAULTS  # noqa: E402
 from numeric_faults import NUMERIC_FAULTS  # noqa: E402
+from position_faults import POSITION_FAULTS  # noqa: E402
 
 from minecheck.boards.generators import features, generate_board  # noqa: E402
 from minecheck.boards.small import small_walk  # noqa: E402
@@ -64,7 +65,8 @@ from minecheck.campaigns.teeth import (  # noqa: E402
 from minecheck.check.crosscheck import check_board  # noqa: E402
 from minecheck.solvers.defects import BY_NAME, DEFECTS  # noqa: E402
 
-FAULTS = {**OWN_FAULTS, **NUMERIC_FAULTS, **BOARD_FAULTS}  # bench/faults.py's, the numeric edges', issue 37's boards'
+FAULTS = {**OWN_FAULTS, **NUMERIC_FAULTS, **BOARD_FAULTS, **POSITION_FAULTS}  # bench/faults.py's, the numeric edges',
+# issue 37's boards', issue 51's positions'
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE, TEETH = ROOT / "fixtures" / "reach.json", ROOT / "fixtures" / "teeth.json"
 PAGE, TEETH_PAGE = ROOT / "docs" / "reach.md", ROOT / "docs" / "teeth.md"  # the pages with the two tables
