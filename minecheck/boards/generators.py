@@ -29,6 +29,7 @@ from dataclasses import replace
 
 from minecheck.boards.contradictions import contradict
 from minecheck.boards.layouts import extreme_mines, scatter
+from minecheck.boards.mutation import change, recipe_from_json, step_rng
 from minecheck.boards.numeric import EDGES, numeric, numeric_edge
 from minecheck.boards.player import play_once
 from minecheck.boards.positions import decided, endgame, finished, flagfree, opening
@@ -182,6 +183,18 @@ def edge_shape(rec: Recipe) -> str:
     return str(dict(rec.params).get("shape") or EDGE_SHAPES[rng_for(rec).randrange(len(EDGE_SHAPES))])
 
 
+# -- search: a board changed a few times from another ------------------------------------------
+
+def search(rec: Recipe, parent: str = "", steps: str = "", target: str = "", of: int = -1) -> Position | Board:
+    """The board ``parent`` (a recipe as JSON) makes, changed by one round per seed in ``steps`` (comma-separated;
+    minecheck.boards.mutation).  ``target`` and ``of`` say, for people, what the campaign's search aimed at and on
+    which board it found its parent."""
+    made = generate(recipe_from_json(parent))
+    for step, seed in enumerate(int(s) for s in steps.split(",") if s):
+        made = change(step_rng(seed, step), made)
+    return made
+
+
 def features(rec: Recipe) -> tuple[str, ...]:
     """What a recipe's board is, in words, without building it: a swarm board's drawn features, a small
     board's kind and place ("digit +1 at r0c1"), an edge board's shape, a numeric board's edge; nothing for
@@ -194,6 +207,9 @@ def features(rec: Recipe) -> tuple[str, ...]:
         return (f"board {index} of small:{n}", small_label(n, index))
     if rec.generator == "edge":
         return (edge_shape(rec),)
+    if rec.generator == "search":
+        rounds = len([s for s in str(params.get("steps", "")).split(",") if s])
+        return (f"search: {params.get('target', '')} of board {params.get('of', '?')}, {rounds} round(s) of changes",)
     if rec.generator == "numeric":
         edge = numeric_edge(rec)
         return (f"numeric edge {edge}: {EDGES.get(edge, 'unknown')}",)
@@ -202,6 +218,7 @@ def features(rec: Recipe) -> tuple[str, ...]:
 
 GENERATORS = {"reveal": reveal, "play": play, "stress": stress, "edge": edge, "contradict": contradict, "small": small,
               "swarm": swarm, "numeric": numeric, "guess": guess, "sample": sample, "finished": finished,
-              "endgame": endgame, "flagfree": flagfree, "decided": decided, "opening": opening}
+              "endgame": endgame, "flagfree": flagfree, "decided": decided, "opening": opening,
+              "search": search}
 
 __all__ = ["recipe", "generate", "generate_board", "features", "GENERATORS", "LEVELS", "EDGE_SHAPES"]
