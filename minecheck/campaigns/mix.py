@@ -12,7 +12,7 @@ campaign's seed:
   4x5 reveal (board 9): each the first to show some row of the reach table, so among the first ten;
 * the positions real engines are asked (issue 51, ``boards.positions``): a finished game (board 11), an endgame
   (18), a position the total decides (23), and a first click on a large board, 1,000 covered cells or more
-  (47: after the README's forty boards, whose time it would double);
+  (47: after the README's forty boards);
 * samples of 8 to 12 cells (12, 26), games without flags (beginner at 14, intermediate at 29), a played guess
   position (36), reveals with thousands of layouts (13, 22, 34), swarm boards (19, 31), real games at each level
   (25, 41, 45), the other boards people forget (edge, 37), an impossible board (43), a numeric edge the seed picks

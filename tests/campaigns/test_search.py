@@ -151,3 +151,11 @@ def test_a_subject_never_close_leaves_the_search_slots_their_walk_boards(tmp_pat
     assert not any(line.get("near") for line in lines)
     assert lines[SEARCH_SLOTS[0]]["generator"] == board_recipe(config, SEARCH_SLOTS[0]).describe()
     assert lines[SEARCH_SLOTS[0]]["generator"].startswith("small ")
+
+
+def test_no_search_is_an_option_of_the_campaign_kept_in_its_folder(tmp_path):
+    from minecheck.cli import main
+
+    code = main(["fuzz", "--seed", "1", "--boards", "1", "--out", str(tmp_path), "--solvers", "ilp@fixed",
+                 "--references", "exact", "--no-search", "--no-report", "--no-progress"])
+    assert code == 0 and json.loads((tmp_path / "campaign.json").read_text())["search"] is False
