@@ -153,9 +153,11 @@ def test_a_subject_never_close_leaves_the_search_slots_their_walk_boards(tmp_pat
     assert lines[SEARCH_SLOTS[0]]["generator"].startswith("small ")
 
 
-def test_no_search_is_an_option_of_the_campaign_kept_in_its_folder(tmp_path):
+def test_no_search_is_an_option_of_the_campaign_kept_in_its_folder(tmp_path, capsys):
     from minecheck.cli import main
 
-    code = main(["fuzz", "--seed", "1", "--boards", "1", "--out", str(tmp_path), "--solvers", "ilp@fixed",
-                 "--references", "exact", "--no-search", "--no-report", "--no-progress"])
-    assert code == 0 and json.loads((tmp_path / "campaign.json").read_text())["search"] is False
+    argv = ["fuzz", "--seed", "1", "--boards", "1", "--out", str(tmp_path), "--solvers", "ilp@fixed",
+            "--references", "exact", "--no-report", "--no-progress"]
+    assert main(argv + ["--no-search"]) == 0 and json.loads((tmp_path / "campaign.json").read_text())["search"] is False
+    assert main(argv + ["--boards", "2", "--resume"]) == 2  # resumed with the search on: another campaign
+    assert "search: False -> True" in capsys.readouterr().err
