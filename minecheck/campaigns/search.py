@@ -4,8 +4,9 @@ a subject came closest to being wrong, in the spirit of Hypothesis's ``target()`
 *Closeness* is read from the answers the cross-check already has, never from a solver's insides: per subject and
 board (where the subject has no finding), one score in (0, 1] per label, higher is closer:
 
-* ``gap``: the largest gap between its probability and the exact one that is still within its tolerance (not for
-  an estimate: a sampler's gaps are its noise, judged by a statistical test);
+* ``gap``: the largest gap between its probability and the exact one that is still within its tolerance, from 1%
+  of it (below, a double's rounding: every float engine has it everywhere); not for an estimate (a sampler's gaps
+  are its noise, judged by a statistical test);
 * ``edge``: a verdict "unknown" on a cell whose exact probability is within 1% of 0 or 1 (nearest wins);
 * ``count``: a count it got right within 8 bits of a numeric edge (2**31, 2**32, 2**53, 2**63, 2**64, 2**1023);
 * ``declined``: a board it declined to answer.
@@ -34,6 +35,7 @@ from minecheck.boards.recipe import Recipe
 from minecheck.model.answers import TOLERANCE, SolverResult, Verdict
 
 LABELS = ("gap", "edge", "count", "declined")
+NOISE = 0.01  # a gap below this share of the tolerance is a double's rounding (1e-16), not a step towards a bug
 NEAR_CERTAIN = 0.01  # an exact probability within this of 0 or 1 is near an edge
 SMALLEST = 1e-12  # an exact probability this near 0 or 1 scores 1 on ``edge``
 COUNT_EDGES = (31, 32, 53, 63, 64, 1023)  # powers of two where a count's arithmetic breaks
@@ -51,7 +53,7 @@ class Near:
     score: float
 
     def to_json(self) -> list:
-        return [self.subject, self.label, round(self.score, 6)]
+        return [self.subject, self.label, self.score]  # unrounded: a resumed search compares the very same scores
 
 
 def closeness(subject: SolverResult, truth: SolverResult, wrong: bool) -> list[Near]:
@@ -69,9 +71,9 @@ def closeness(subject: SolverResult, truth: SolverResult, wrong: bool) -> list[N
         if want is None:
             continue
         if a.probability is not None and not isinstance(a.probability, Fraction) and subject.samples is None:
-            gap = abs(float(a.probability) - float(want))
-            if 0 < gap and math.isfinite(gap):
-                gaps.append(min(1.0, gap / (subject.tolerance or TOLERANCE)))
+            share = abs(float(a.probability) - float(want)) / (subject.tolerance or TOLERANCE)
+            if NOISE <= share and math.isfinite(share):
+                gaps.append(min(1.0, share))
         distance = min(want, 1 - want)
         if a.verdict is Verdict.UNKNOWN and 0 < distance <= NEAR_CERTAIN:
             edges.append(min(1.0, math.log(1 / float(distance)) / math.log(1 / SMALLEST)))

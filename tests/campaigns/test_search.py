@@ -48,7 +48,8 @@ def test_a_float_a_hair_off_is_close_by_its_gap_and_an_exact_answer_is_not():
     assert "gap" not in labels(exact)
     near = labels(said([0.5 + 5e-7, 0.001, 0.0]))
     assert near["gap"] == pytest.approx(0.5)
-    assert labels(said([0.5 + 1e-9, 0.001, 0.0]))["gap"] < near["gap"]  # closer to wrong, higher
+    assert labels(said([0.5 + 1e-7, 0.001, 0.0]))["gap"] < near["gap"]  # closer to wrong, higher
+    assert "gap" not in labels(said([0.5 + 1e-15, 0.001, 0.0]))  # a double's rounding is no step towards a bug
 
 
 def test_an_unknown_verdict_on_a_cell_near_certain_is_close_and_nearer_is_closer():
@@ -161,3 +162,10 @@ def test_no_search_is_an_option_of_the_campaign_kept_in_its_folder(tmp_path, cap
     assert main(argv + ["--no-search"]) == 0 and json.loads((tmp_path / "campaign.json").read_text())["search"] is False
     assert main(argv + ["--boards", "2", "--resume"]) == 2  # resumed with the search on: another campaign
     assert "search: False -> True" in capsys.readouterr().err
+
+
+def test_closeness_read_back_from_a_board_line_is_the_very_same():
+    from minecheck.campaigns.search import near_from_json, near_to_json
+
+    near = (Near("s", "gap", 0.012345678901234567), Near("s", "edge", 1e-13 + 0.5))
+    assert near_from_json(json.loads(json.dumps(near_to_json(near)))) == near  # a rounded score could change a tie
