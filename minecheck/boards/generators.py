@@ -55,7 +55,7 @@ def recipe(generator: str, seed: int, **params: object) -> Recipe:
 def generate(rec: Recipe) -> Position | Board:
     """The position a recipe makes (render() turns it into a Board), or, for a board that cannot be
     (``contradict``), the board itself: no position is behind it."""
-    return GENERATORS[rec.generator](rec, **dict(rec.params))
+    return MADE[rec.generator](rec, **dict(rec.params))
 
 
 def generate_board(rec: Recipe) -> Board:
@@ -218,7 +218,7 @@ def features(rec: Recipe) -> tuple[str, ...]:
 
 GENERATORS = {"reveal": reveal, "play": play, "stress": stress, "edge": edge, "contradict": contradict, "small": small,
               "swarm": swarm, "numeric": numeric, "guess": guess, "sample": sample, "finished": finished,
-              "endgame": endgame, "flagfree": flagfree, "decided": decided, "opening": opening,
-              "search": search}
+              "endgame": endgame, "flagfree": flagfree, "decided": decided, "opening": opening}
+MADE = GENERATORS | {"search": search}  # and the campaign's search boards, made from a board, not by --generator
 
 __all__ = ["recipe", "generate", "generate_board", "features", "GENERATORS", "LEVELS", "EDGE_SHAPES"]

@@ -6,10 +6,17 @@ from __future__ import annotations
 
 import pytest
 
-from minecheck.boards.generators import generate, generate_board, recipe
+from minecheck.boards.generators import GENERATORS, generate, generate_board, recipe
 from minecheck.boards.mutation import CHANGES, change, recipe_from_json, recipe_json, step_rng
+from minecheck.boards.recipe import Recipe
 from minecheck.model.board import Board
 from minecheck.model.position import Position, render
+
+
+def searched(seed: int, **params) -> Recipe:
+    """A search recipe, as campaigns.search makes it (no --generator makes one)."""
+    return Recipe("search", tuple(sorted(params.items())), seed)
+
 
 PARENTS = [recipe("reveal", 3), recipe("endgame", 1), recipe("finished", 2), recipe("play", 4, level="beginner"),
            recipe("small", 33, n=5, index=33)]
@@ -28,8 +35,8 @@ def test_each_change_keeps_the_position_true_to_its_mines(change_, parent):
 
 @pytest.mark.parametrize("parent", PARENTS, ids=lambda r: r.generator)
 def test_a_search_recipe_replays_and_its_rounds_build_on_one_another(parent):
-    one = recipe("search", 5, parent=recipe_json(parent), steps="11", target="gap of s", of=3)
-    two = recipe("search", 6, parent=recipe_json(parent), steps="11,12", target="gap of s", of=3)
+    one = searched(5, parent=recipe_json(parent), steps="11", target="gap of s", of=3)
+    two = searched(6, parent=recipe_json(parent), steps="11,12", target="gap of s", of=3)
     assert generate_board(one) == generate_board(one)
     assert generate(two) == change(step_rng(12, 1), generate(one))
     assert recipe_from_json(recipe_json(parent)) == parent
@@ -37,14 +44,18 @@ def test_a_search_recipe_replays_and_its_rounds_build_on_one_another(parent):
 
 def test_the_changes_reach_other_boards_than_the_parent():
     parent = recipe("reveal", 3)
-    boards = {generate_board(recipe("search", s, parent=recipe_json(parent), steps=str(s))) for s in range(20)}
+    boards = {generate_board(searched(s, parent=recipe_json(parent), steps=str(s))) for s in range(20)}
     assert len(boards - {generate_board(parent)}) > 10
 
 
 def test_a_board_that_cannot_be_gets_a_digit_or_its_total_moved():
     parent = recipe("contradict", 4)
     board = generate_board(parent)
-    changed = [generate_board(recipe("search", s, parent=recipe_json(parent), steps=str(s))) for s in range(10)]
+    changed = [generate_board(searched(s, parent=recipe_json(parent), steps=str(s))) for s in range(10)]
     assert all(isinstance(b, Board) and (b.width, b.height) == (board.width, board.height) for b in changed)
     assert all(sum(x != y for x, y in zip(b.cells, board.cells)) + (b.total_mines != board.total_mines) == 1
                for b in changed)
+
+
+def test_search_is_no_generator_a_user_names():
+    assert "search" not in GENERATORS
