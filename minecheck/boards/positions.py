@@ -12,7 +12,7 @@ rarely are one, so each has a generator of its own.
 * ``opening``: a first click on a large board (about 1,200 to 2,000 cells, 1,000 covered or more) and the moves
   single digits prove, flags taken back: the numeric edges of a count on a plain board, without a flag to decline.
 
-The player is the one ``play`` boards use (``generators.deduce`` and ``generators.safest_guess``, the exact
+The player is the one ``play`` boards use (``player.deduce`` and ``player.safest_guess``, the exact
 counter's): a game is dealt from the recipe's seed and played, and dealt again, from the same seed, until it
 reaches the position wanted (the tries are bounded; the last one is kept).
 """
