@@ -242,6 +242,9 @@ def _parser() -> argparse.ArgumentParser:
                       help="bugs already known (minecheck baseline --write): new ones are listed first, and "
                            "the exit code is 1 only when there is a new one")
     fuzz.add_argument("--judge-undeclared", action="store_true", help=JUDGE_UNDECLARED)
+    fuzz.add_argument("--no-search", action="store_true",
+                      help="the default mix's search slots keep their walk boards (no boards changed from those a "
+                           "subject came closest to being wrong on)")
     fuzz.add_argument("--certify", action="store_true",
                       help="certify every reference answer of every board, not only those behind a finding "
                            "(certificates.jsonl)")
@@ -538,7 +541,8 @@ def _fuzz(args: argparse.Namespace) -> int:
         check_folder(args.out)  # every file it reads back, before any is used: bad input is exit 2, never 3
     args.seed = chosen_seed(args.seed, args.out / "campaign.json" if args.resume else None)
     config = Config(args.seed, tuple(subjects), tuple(references), args.generator, budget_of(args),
-                    definitions=definitions, certify=args.certify, judge_undeclared=args.judge_undeclared)
+                    definitions=definitions, certify=args.certify, judge_undeclared=args.judge_undeclared,
+                    search=not args.no_search)
     remember(definitions)
     _ready(config.subjects + config.references)  # an unknown name, or a solver that cannot run: before any work
     check_generator(args.generator)  # so is an unknown generator
