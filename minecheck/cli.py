@@ -390,7 +390,15 @@ def _verify(args: argparse.Namespace) -> int:
     from minecheck.campaigns.shrinking import read_shrunk
     from minecheck.certify.certificates import from_json
     from minecheck.certify.export import export
-    from minecheck.check.certified import answers_by_line, read_certificates, run_gaps, second_counted_again, unproved
+    from minecheck.check.certified import (
+        answers_by_line,
+        claims_tally,
+        read_certificates,
+        run_gaps,
+        second_counted_again,
+        tally_words,
+        unproved,
+    )
     from minecheck.running.sandbox import run as run_sandboxed
 
     if not (args.out / "campaign.json").is_file():
@@ -410,7 +418,7 @@ def _verify(args: argparse.Namespace) -> int:
             check_value(rows[-1], "certificate", where)
             answers.append(theirs.get((rows[-1].get("mode"), rows[-1].get("reference"))))
             labels.append(f"the shrunk board of {e['key']}")
-    failed, unsure, proved = [], [], {}
+    failed, unsure, claims = [], [], []
     budget, checker = stored_budget(args.out), _Verifier()
     for row, answer, label in zip(rows, answers, labels):  # each under the campaign's budget of a solver call
         outcome = run_sandboxed(checker, "problems", (row, answer), budget)
@@ -422,16 +430,14 @@ def _verify(args: argparse.Namespace) -> int:
         if problems:
             failed.append(where | {"problems": list(problems)})
         elif cert is not None:
-            for kind, state in cert.claims.items():
-                proved.setdefault(kind, {}).setdefault(state, 0)
-                proved[kind][state] += 1
+            claims.append(cert.claims)
             if unproved(cert):
                 unsure.append(where | {"unproved": unproved(cert) + dropped})
     exported = None
     if args.export is not None:
         exported = export([(label, from_json(row["certification"])) for row, label in zip(rows, labels)], args.export)
-    tally = "; claims " + ", ".join(f"{kind} {' '.join(f'{n} {state}' for state, n in sorted(states.items()))}"
-                                    for kind, states in proved.items()) if proved else ""
+    proved = claims_tally(claims)
+    tally = f"; claims of those that hold: {tally_words(proved)}" if proved else ""
     if args.json:
         print(json.dumps({"certificates": len(rows), "failed": failed, "missing": gaps, "unproved": unsure,
                           "claims": proved, "exported": None if exported is None else {
@@ -670,6 +676,11 @@ def _fuzz_in(args: argparse.Namespace, config, known, started: float) -> int:
         return code
     print(f"{progress.boards} boards, {progress.findings} findings, {elapsed:.1f} s "
           f"({progress.boards / max(elapsed, 1e-9):.1f} boards/s); findings in {args.out / 'findings.jsonl'}")
+    if totals.get("certificates"):  # what --certify (or the findings' references) proved, claim by claim
+        from minecheck.check.certified import tally_words
+
+        print(f"certificates: {totals['certificates']['lines']} reference answers; "
+              f"{tally_words(totals['certificates']['claims'])} (check them again: minecheck verify {args.out})")
     if totals["not_judged"]:  # boards a solver never claimed to judge: counted, never findings
         print("not judged: " + ", ".join(f"{name} on {n} impossible board(s)"
                                          for name, n in sorted(totals["not_judged"].items())))

@@ -64,7 +64,7 @@ def tally(board: Board, mode: Mode, components: tuple) -> tuple[int, dict[int, F
     hists = [h for h, _ in made]
     top = sum(len(h) - 1 for h in hists)
     tail = [comb(off, remaining - s) if 0 <= remaining - s <= off else 0 for s in range(top + 1)]
-    everything = _product(hists)
+    everything = product(hists)
     total = sum(n * t for n, t in zip(everything, tail))
     if not total:
         return 0, {}
@@ -73,12 +73,12 @@ def tally(board: Board, mode: Mode, components: tuple) -> tuple[int, dict[int, F
              if board.cells[c] == COVERED and c not in near}
     before, after = [[1]], [[1]]  # the products of the components before and after each: two per component
     for h in hists:
-        before.append(_product([before[-1], h]))
+        before.append(product([before[-1], h]))
     for h in reversed(hists):
-        after.append(_product([h, after[-1]]))
+        after.append(product([h, after[-1]]))
     after.reverse()
     for j, (comp, (_, mined)) in enumerate(zip(components, made)):
-        others = _product([before[j], after[j + 1]])
+        others = product([before[j], after[j + 1]])
         weight = [sum(n * tail[k + t] for t, n in enumerate(others)) for k in range(len(hists[j]))]
         for box, m in zip(comp.boxes, mined):
             share = Fraction(sum(a * w for a, w in zip(m, weight)), total)
@@ -86,8 +86,9 @@ def tally(board: Board, mode: Mode, components: tuple) -> tuple[int, dict[int, F
     return total, probs
 
 
-def _product(polys: list[list[int]]) -> list[int]:
-    """The product of polynomials given by their coefficients (a convolution of histograms)."""
+def product(polys: list[list[int]]) -> list[int]:
+    """The product of polynomials given by their coefficients (a convolution of histograms; the second counter,
+    ganak, combines its groups with it too)."""
     out = [1]
     for p in polys:
         nxt = [0] * (len(out) + len(p) - 1)

@@ -138,6 +138,23 @@ def unproved(cert: Certification) -> list[str]:
     return out
 
 
+def claims_tally(claims) -> dict[str, dict[str, int]]:
+    """How many claims of each kind are proved, wrong or not proved, over certifications' ``claims``."""
+    out: dict[str, dict[str, int]] = {}
+    for one in claims:
+        for kind, state in one.items():
+            out.setdefault(kind, {}).setdefault(state, 0)
+            out[kind][state] += 1
+    return out
+
+
+def tally_words(tally: dict[str, dict[str, int]]) -> str:
+    """``claims_tally`` in words: "count 96 proved, 6 unproved; ..." (kinds in a fixed order)."""
+    order = ("consistency", "verdicts", "count", "probabilities")
+    return "; ".join(f"{kind} " + ", ".join(f"{n} {state}" for state, n in sorted(tally[kind].items()))
+                     for kind in sorted(tally, key=lambda k: (order.index(k) if k in order else len(order), k)))
+
+
 def with_certificate(finding: Finding, certified: list[Certified]) -> Finding:
     """The finding carrying a summary of its reference's certificate (``extra["certificate"]``), if made."""
     match = next((c for c in certified if c.certification.reference == finding.reference

@@ -334,3 +334,15 @@ def test_verify_tells_the_claims_it_proved_and_exports_a_file_per_proof(certifie
     assert "count 16 proved" in out and "probabilities 16 proved" in out
     written = len(list((tmp_path / "out").iterdir()))
     assert f"check_counts.py and README.md: {written} files" in out
+
+
+def test_a_campaign_says_on_the_terminal_and_in_its_summary_what_its_certificates_proved(tmp_path, capsys):
+    out = tmp_path / "run"
+    main(["fuzz", "--seed", "3", "--boards", "4", "--solvers", "dpll@seed", "--references", "exact", "--generator",
+          "reveal", "--out", str(out), "--jobs", "1", "-q", "--no-report"])
+    text = capsys.readouterr().out
+    totals = json.loads((out / "summary.json").read_text())["certificates"]
+    assert totals == {"lines": 4, "claims": {kind: {"proved": 4} for kind in
+                                             ("consistency", "count", "probabilities", "verdicts")}}
+    assert ("certificates: 4 reference answers; consistency 4 proved; verdicts 4 proved; count 4 proved; "
+            f"probabilities 4 proved (check them again: minecheck verify {out})") in text
