@@ -20,15 +20,21 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 
-from minecheck.certify.cnf import Claim
 from minecheck.certify.rules import Key
 from minecheck.certify.tally import layouts_of, tally
 from minecheck.model.answers import Mode, Verdict
 from minecheck.model.boardtext import parse_board
 
+Claim = tuple[tuple[int, bool], ...]  # (cell, is a mine): "one of these holds" (the CNF's claim clause)
 SCHEMA = 2  # 2: a count's components in boxes, the second counter's word as data
 LISTED = 10_000  # box solutions a count certificate lists per component at most: past it, not listed
 WITNESS, REFUTATION = "witness", "refutation"
+CLAIMS = ("consistency", "verdicts", "count", "probabilities")  # the kinds of claim, in the order people read them
+
+
+def in_order(claims) -> list[str]:
+    """The kinds of claim in the order people read them (``CLAIMS``), any other after."""
+    return sorted(claims, key=lambda k: (CLAIMS.index(k) if k in CLAIMS else len(CLAIMS), k))
 
 
 @dataclass(frozen=True)

@@ -30,12 +30,12 @@ from itertools import combinations
 
 from pysat.card import CardEnc, EncType
 
+from minecheck.certify.certificates import Claim
 from minecheck.certify.rules import Key, Reading, describe
 from minecheck.model.errors import EngineError
 
 DIGIT_ENCODINGS = ("direct", "seqcounter")
 TOTAL_ENCODINGS = ("seqcounter", "totalizer", "kmtotalizer", "cardnetwrk", "sortnetwrk")
-Claim = tuple[tuple[int, bool], ...]  # (cell, is a mine): "one of these holds"
 CLAUSES = 2_000_000  # about the most clauses one cardinality constraint may take: past it, TooBig
 
 

@@ -12,7 +12,7 @@ from importlib.util import find_spec
 from pathlib import Path
 
 from minecheck.certify import certificates
-from minecheck.certify.certificates import WITNESS, Certification, Second, from_json, to_json
+from minecheck.certify.certificates import WITNESS, Certification, Second, from_json, in_order, to_json
 from minecheck.certify.certification import certify, claimed_verdicts
 from minecheck.certify.verify import check_certification
 from minecheck.check.crosscheck import FLAGS_COVERED, BoardCheck
@@ -150,9 +150,8 @@ def claims_tally(claims) -> dict[str, dict[str, int]]:
 
 def tally_words(tally: dict[str, dict[str, int]]) -> str:
     """``claims_tally`` in words: "count 96 proved, 6 unproved; ..." (kinds in a fixed order)."""
-    order = ("consistency", "verdicts", "count", "probabilities")
     return "; ".join(f"{kind} " + ", ".join(f"{n} {state}" for state, n in sorted(tally[kind].items()))
-                     for kind in sorted(tally, key=lambda k: (order.index(k) if k in order else len(order), k)))
+                     for kind in in_order(tally))
 
 
 def with_certificate(finding: Finding, certified: list[Certified]) -> Finding:

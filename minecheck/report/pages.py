@@ -18,6 +18,7 @@ from importlib.metadata import PackageNotFoundError, version
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
+from minecheck.certify.certificates import in_order
 from minecheck.check.findings import WHOLE_BOARD, Finding, Kind
 from minecheck.check.numerals import kept_because
 from minecheck.check.shrink import has_board
@@ -244,6 +245,7 @@ def claims_line(cert: dict) -> str:
         claims = {"verdicts and consistency": "wrong" if cert["wrong"] else "proved" if cert["certified"]
                   else "unproved"} | ({"count": "proved" if cert.get("count_proved") else "unproved"}
                                       if cert.get("count") else {})
+    claims = {k: claims[k] for k in in_order(claims)}
     if not cert["checked"]:
         return f"{ref}'s certificates on this board do not hold: the checker ({checker}) refused one."
     if all(state == "proved" for state in claims.values()):
