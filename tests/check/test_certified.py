@@ -346,3 +346,19 @@ def test_a_campaign_says_on_the_terminal_and_in_its_summary_what_its_certificate
                                              ("consistency", "count", "probabilities", "verdicts")}}
     assert ("certificates: 4 reference answers; consistency 4 proved; verdicts 4 proved; count 4 proved; "
             f"probabilities 4 proved (check them again: minecheck verify {out})") in text
+
+
+def test_verify_says_which_counts_are_not_proved_and_passes_them(tmp_path, capsys, monkeypatch):
+    """Components past the cap are left unlisted honestly: verify holds them as not proved, not as failed."""
+    monkeypatch.setattr("minecheck.certify.certificates.LISTED", 0)
+    monkeypatch.setattr("minecheck.check.certified.find_spec", lambda name: None)  # no second counter: said so
+    out = tmp_path / "run"
+    main(["fuzz", "--seed", "3", "--boards", "2", "--solvers", "dpll@seed", "--references", "exact", "--generator",
+          "reveal", "--out", str(out), "--jobs", "1", "-q", "--no-report"])
+    capsys.readouterr()
+    assert main(["verify", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "not proved: board 0 local exact: count not proved: 1 of 1 components have more than 0 box solutions " \
+           "to list; no second counter counted it; the probabilities are not proved either" in text
+    assert "2 certificates checked again, 0 failed, 0 missing, 2 with a claim not proved" in text
+    assert "count 2 unproved; probabilities 2 unproved" in text
