@@ -435,7 +435,13 @@ def _verify(args: argparse.Namespace) -> int:
                 unsure.append(where | {"unproved": unproved(cert) + dropped})
     exported = None
     if args.export is not None:
-        exported = export([(label, from_json(row["certification"])) for row, label in zip(rows, labels)], args.export)
+        readable = []
+        for row, label in zip(rows, labels):
+            try:
+                readable.append((label, from_json(row["certification"])))
+            except ValueError:
+                continue  # a line that cannot be read has failed above, naming why: nothing of it to export
+        exported = export(readable, args.export)
     proved = claims_tally(claims)
     tally = f"; claims of those that hold: {tally_words(proved)}" if proved else ""
     if args.json:
@@ -676,7 +682,7 @@ def _fuzz_in(args: argparse.Namespace, config, known, started: float) -> int:
         return code
     print(f"{progress.boards} boards, {progress.findings} findings, {elapsed:.1f} s "
           f"({progress.boards / max(elapsed, 1e-9):.1f} boards/s); findings in {args.out / 'findings.jsonl'}")
-    if totals.get("certificates"):  # what --certify (or the findings' references) proved, claim by claim
+    if totals.get("certificates", {}).get("lines"):  # what --certify (or the findings' references) proved
         from minecheck.check.certified import tally_words
 
         print(f"certificates: {totals['certificates']['lines']} reference answers; "
