@@ -165,3 +165,27 @@ def test_every_count_certificate_names_pairs_that_exist(exported):
     for f in exported.glob("count-*.json"):
         for comp in json.loads(f.read_text())["components"]:
             assert comp.get("unlisted") or (exported / comp["cnf"]).is_file()
+
+
+def test_the_standalone_checker_recomputes_the_exact_counter_s_counts_and_probabilities(tmp_path):
+    from minecheck.boards.generators import generate_board
+    from minecheck.boards.small import small_count, small_recipe
+
+    items = []
+    for i in range(0, small_count(7), small_count(7) // 80):
+        b = generate_board(small_recipe(7, i))
+        for mode in (Mode.LOCAL, Mode.GLOBAL) if b.total_mines is not None else (Mode.LOCAL,):
+            cert = certify(b, ExactSolver().solve(b, mode))
+            if cert.count is not None:
+                items.append((f"small {i}", cert))
+    export(items + [("corridor", c) for _, c in _items()[8:]], tmp_path / "out")
+    checked = 0
+    for path in (tmp_path / "out").glob("count-*.json"):
+        data = json.loads(path.read_text())
+        n, parts, probs, problems = check_counts.check(path)
+        b = parse_board(data["board"])
+        right = ExactSolver().solve(b, Mode(data["mode"]))
+        assert not problems and n == right.layouts, path.name
+        assert all(probs[a.cell] == a.probability for a in right.cells), path.name
+        checked += 1
+    assert checked >= 20
