@@ -65,6 +65,9 @@ def main() -> None:
     print(f"  --certify: {len(rows)} reference answers certified, {sum(r['certified'] for r in rows)} all as claimed, "
           f"{sum(r['checked'] for r in rows)} checked; proof steps per answer median {steps[len(steps) // 2]}, "
           f"max {steps[-1]}")
+    counts = [r.get("claims", {}).get("count") for r in rows if r["certification"].get("count")]
+    print(f"  counts claimed: {len(counts)}, proved {counts.count('proved')}, not proved {counts.count('unproved')}, "
+          f"proved wrong {counts.count('wrong')}")
 
 
 if __name__ == "__main__":

@@ -43,10 +43,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from board_faults import BOARD_FAULTS  # noqa: E402
 from faults import FAULTS as OWN_FAULTS  # noqa: E402
 from numeric_faults import NUMERIC_FAULTS  # noqa: E402
+from position_faults import POSITION_FAULTS  # noqa: E402
 
 from minecheck.boards.generators import features, generate_board  # noqa: E402
+from minecheck.boards.recipe import Recipe  # noqa: E402
 from minecheck.boards.small import small_walk  # noqa: E402
-from minecheck.campaigns.fuzz import WALK, Config, board_recipe, board_seed  # noqa: E402
+from minecheck.campaigns.fuzz import WALK, Config, board_seed, next_recipe  # noqa: E402
+from minecheck.campaigns.mix import SEARCH_SLOTS  # noqa: E402
+from minecheck.campaigns.search import board_closeness  # noqa: E402
 from minecheck.campaigns.teeth import (  # noqa: E402
     BOARD_CPU,
     NO_BOARD,
@@ -62,15 +66,17 @@ from minecheck.campaigns.teeth import (  # noqa: E402
     within_cpu,
 )
 from minecheck.check.crosscheck import check_board  # noqa: E402
+from minecheck.running.catalogue import GROUND_TRUTH  # noqa: E402
 from minecheck.solvers.defects import BY_NAME, DEFECTS  # noqa: E402
 
-FAULTS = {**OWN_FAULTS, **NUMERIC_FAULTS, **BOARD_FAULTS}  # bench/faults.py's, the numeric edges', issue 37's boards'
+FAULTS = {**OWN_FAULTS, **NUMERIC_FAULTS, **BOARD_FAULTS, **POSITION_FAULTS}  # bench/faults.py's, the numeric edges',
+# issue 37's boards', issue 51's positions'
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE, TEETH = ROOT / "fixtures" / "reach.json", ROOT / "fixtures" / "teeth.json"
 PAGE, TEETH_PAGE = ROOT / "docs" / "reach.md", ROOT / "docs" / "teeth.md"  # the pages with the two tables
 START, END = "<!-- reach:start -->", "<!-- reach:end -->"
-SEEDS, CAP = 10, 300
-MEDIAN_TARGET, WORST_TARGET = 10, 50
+SEEDS, CAP = 10, 200
+MEDIAN_TARGET, WORST_TARGET = 5, 25
 
 
 @dataclass(frozen=True)
@@ -95,48 +101,63 @@ def subjects(only: tuple[str, ...] = ()) -> list[Subject]:
     return [s for s in out if not only or s.name in only]
 
 
-def shows(subject: Subject, made, board, seed: int) -> bool:
-    """The subject shows on the board (for the simplex, on the board's LPs)."""
+def shows(subject: Subject, made, board, seed: int) -> tuple[bool, tuple]:
+    """Whether the subject shows on the board (for the simplex, on the board's LPs), and how close it came to being
+    wrong there (``search.board_closeness``, read as a campaign reads it; none for the simplex's LPs)."""
     if subject.solver == "simplex@seed":
         from minecheck.check.lpcheck import random_lp, relaxations
 
         lps = [random_lp(seed)] + [lp for lp, _, _ in relaxations(board)]
-        return any(lp_alone(lp, subject.name) is not None for lp in lps)
+        return any(lp_alone(lp, subject.name) is not None for lp in lps), ()
     if too_many_models(board, subject.solver):
-        return False  # the port with no defect would count every model one by one (teeth.DPLL_MODELS)
-    return any(c.findings for c in check_board(board, [made], references=()))
+        return False, ()  # the port with no defect would count every model one by one (teeth.DPLL_MODELS)
+    checks = check_board(board, [made], references=())
+    return any(c.findings for c in checks), board_closeness(checks, [made.name], GROUND_TRUTH)
 
 
-def first_findings(seed: int, names: tuple[str, ...], cap: int,
-                   generator: str = "mix") -> dict[str, tuple[int | None, float, int, str]]:
-    """Per subject: (boards until its first finding or None, seconds, boards skipped, what the board was) in
-    campaign ``seed``."""
+def first_findings(seed: int, names: tuple[str, ...], cap: int, generator: str = "mix",
+                   search: bool = True) -> dict[str, tuple[int | None, float, int, str, int | None]]:
+    """Per subject: (boards until its first finding or None, seconds, boards skipped, what the board was, and the
+    boards until it without the search) in campaign ``seed``.  Each board is the one a campaign with this subject
+    alone makes (``fuzz.next_recipe``): its search slots read the subject's closeness on the boards before them.
+    The boards before the first search slot are the same with or without it, so the run without the search goes on
+    from there only where it is needed."""
     small_walk(WALK)  # built once per process (about a second), before any board is timed
-    config = Config(seed=seed, generator=generator)
-    made_boards: list[tuple[object, float]] = []  # (board, seconds to make it), made once for every subject
+    made_boards: dict[Recipe, tuple[object, float]] = {}  # (board, seconds to make it), made once for every subject
 
-    def board(i: int):
-        while len(made_boards) <= i:
+    def board(rec: Recipe):
+        if rec not in made_boards:
             start = time.perf_counter()
-            b = generate_board(board_recipe(config, len(made_boards)))
-            made_boards.append((b, time.perf_counter() - start))
-        return made_boards[i]
+            made_boards[rec] = (generate_board(rec), time.perf_counter() - start)
+        return made_boards[rec]
 
-    out = {}
-    for subject in subjects(names):
-        made = subject.make()
-        spent, skipped, found, where = 0.0, 0, None, ""
-        for i in range(cap):
-            b, making = board(i)
+    def hunt(subject: Subject, made, config: Config, start_at: int) -> tuple[int | None, float, int, str]:
+        spent, skipped, near = 0.0, 0, {}
+        for i in range(start_at, cap):
+            rec = next_recipe(config, i, near)
+            b, making = board(rec)
             start = time.perf_counter()
-            done, hit = within_cpu(BOARD_CPU, partial(shows, subject, made, b, board_seed(config, i)))
+            done, shown = within_cpu(BOARD_CPU, partial(shows, subject, made, b, board_seed(config, i)))
+            hit, close = shown if done else (False, ())
             skipped += not done
             spent += making + time.perf_counter() - start
+            if close:
+                near[i] = (rec, close)
             if hit:
-                rec = board_recipe(config, i)
-                found, where = i + 1, " ".join([rec.generator, *features(rec)])
-                break
-        out[subject.name] = (found, spent, skipped, where)
+                return i + 1, spent, skipped, " ".join([rec.generator, *features(rec)])
+        return None, spent, skipped, ""
+
+    out = {}
+    first_search = SEARCH_SLOTS[0] if generator == "mix" else cap
+    for subject in subjects(names):
+        made = subject.make()
+        named = (getattr(made, "name", subject.solver),)
+        config = Config(seed=seed, generator=generator, subjects=named, search=search)
+        found, spent, skipped, where = hunt(subject, made, config, 0)
+        without = found
+        if search and (found is None or found > first_search):
+            without = hunt(subject, made, replace(config, search=False), first_search)[0]
+        out[subject.name] = (found, spent, skipped, where, without)
     return out
 
 
@@ -148,17 +169,27 @@ class Row:
     boards: tuple[int | None, ...]  # per seed: boards until the first finding (None: not found within the cap)
     seconds: tuple[float, ...]
     cap: int
+    without: tuple[int | None, ...] = ()  # per seed, the same without the campaign's search (its slots walk)
 
-    def _order(self) -> list[float]:
-        return sorted(float("inf") if b is None else b for b in self.boards)
+    @staticmethod
+    def _order(boards) -> list[float]:
+        return sorted(float("inf") if b is None else b for b in boards)
 
     @property
     def median(self) -> float:
-        return statistics.median(self._order())
+        return statistics.median(self._order(self.boards))
 
     @property
     def worst(self) -> float:
-        return max(self._order())
+        return max(self._order(self.boards))
+
+    @property
+    def median_without(self) -> float:
+        return statistics.median(self._order(self.without or self.boards))
+
+    @property
+    def worst_without(self) -> float:
+        return max(self._order(self.without or self.boards))
 
     @property
     def met(self) -> bool:
@@ -173,11 +204,13 @@ def render(rows: list[Row], seeds: int, cap: int) -> str:
              f"found: i + 1 boards; searched up to {cap}); seconds: making those boards and checking them with the "
              f"one subject against `exact`, in one process.  Targets: median <= {MEDIAN_TARGET}, worst <= "
              f"{WORST_TARGET}.  Regenerate with `python bench/reach.py --write`.", "",
-             "| defect or fault | solver | median boards | worst boards | median s | worst s | met |",
-             "|---|---|---|---|---|---|---|"]
+             "| defect or fault | solver | median boards | worst boards | without search: median, worst | median s | "
+             "worst s | met |",
+             "|---|---|---|---|---|---|---|---|"]
     for r in rows:
         beside = f" (beside `{PARTNER[r.name]}`)" if r.name in PARTNER else ""
         lines.append(f"| `{r.name}`{beside} | `{r.solver}` | {r.show(r.median)} | {r.show(r.worst)} | "
+                     f"{r.show(r.median_without)}, {r.show(r.worst_without)} | "
                      f"{statistics.median(r.seconds):.2f} | {max(r.seconds):.2f} | {'yes' if r.met else 'NO'} |")
     return "\n".join(lines)
 
@@ -185,8 +218,8 @@ def render(rows: list[Row], seeds: int, cap: int) -> str:
 def stored_rows() -> tuple[list[Row], int, int]:
     """The rows, seeds and cap of fixtures/reach.json."""
     data = json.loads(FIXTURE.read_text())
-    return ([Row(r["name"], r["kind"], r["solver"], tuple(r["boards"]), tuple(r["seconds"]), data["cap"])
-             for r in data["rows"]], data["seeds"], data["cap"])
+    return ([Row(r["name"], r["kind"], r["solver"], tuple(r["boards"]), tuple(r["seconds"]), data["cap"],
+                 tuple(r.get("without_search", r["boards"]))) for r in data["rows"]], data["seeds"], data["cap"])
 
 
 def block_in(page: str) -> str:
@@ -208,6 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true", help="write fixtures/reach.json and the tables in docs/")
     parser.add_argument("--verbose", action="store_true", help="per seed, the board that first showed each")
     parser.add_argument("--render", action="store_true", help="only print the table of fixtures/reach.json")
+    parser.add_argument("--no-search", action="store_true", help="the campaign without its search (slots walk)")
     args = parser.parse_args(argv)
     if args.render:
         print(render(*stored_rows()))
@@ -217,12 +251,12 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     with ProcessPoolExecutor(args.jobs) as pool:
         per_seed = list(pool.map(first_findings, range(1, seeds + 1), [names] * seeds, [args.cap] * seeds,
-                                  [args.generator] * seeds))
+                                  [args.generator] * seeds, [not args.no_search] * seeds))
     rows = []
     for s in subjects(names):
         found = [per_seed[k][s.name] for k in range(seeds)]
         rows.append(Row(s.name, s.kind, s.solver, tuple(f[0] for f in found), tuple(round(f[1], 3) for f in found),
-                        args.cap))
+                        args.cap, tuple(f[4] for f in found)))
         if args.verbose:
             print(f"{s.name}: " + "; ".join(f"{f[0]}: {f[3]}" for f in found), file=sys.stderr)
         skipped = sum(f[2] for f in found)
@@ -231,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     table = render(rows, seeds, args.cap)
     print(table)
     print(f"\n{time.perf_counter() - started:.1f} s", file=sys.stderr)
-    if args.write and names and args.generator == "mix":  # only these rows measured again: the others kept
+    if args.write and names and args.generator == "mix" and not args.no_search:  # only these rows again
         stored, stored_seeds, stored_cap = stored_rows()
         if (stored_seeds, stored_cap) != (seeds, args.cap):
             print(f"--only --write needs the fixture's seeds and cap ({stored_seeds}, {stored_cap})", file=sys.stderr)
@@ -241,10 +275,10 @@ def main(argv: list[str] | None = None) -> int:
         kept = {r.name: r for r in stored} | fresh
         rows = sorted(kept.values(), key=lambda r: order.index(r.name) if r.name in order else len(order))
         table = render(rows, seeds, args.cap)
-    if args.write and args.generator == "mix":
+    if args.write and args.generator == "mix" and not args.no_search:
         FIXTURE.write_text(json.dumps({"seeds": seeds, "cap": args.cap, "rows": [
-            {"name": r.name, "kind": r.kind, "solver": r.solver, "boards": list(r.boards), "seconds": list(r.seconds)}
-            for r in rows]}, indent=1) + "\n")
+            {"name": r.name, "kind": r.kind, "solver": r.solver, "boards": list(r.boards), "seconds": list(r.seconds),
+             "without_search": list(r.without)} for r in rows]}, indent=1) + "\n")
         medians = {r.name: r.show(r.median) for r in rows}
         stored = json.loads(TEETH.read_text())
         teeth = [replace(t, median=medians.get(t.defect, t.median)) for t in from_json(TEETH.read_text())]

@@ -243,6 +243,9 @@ def _parser() -> argparse.ArgumentParser:
                       help="bugs already known (minecheck baseline --write): new ones are listed first, and "
                            "the exit code is 1 only when there is a new one")
     fuzz.add_argument("--judge-undeclared", action="store_true", help=JUDGE_UNDECLARED)
+    fuzz.add_argument("--no-search", action="store_true",
+                      help="the default mix's search slots keep their walk boards (no boards changed from those a "
+                           "subject came closest to being wrong on)")
     fuzz.add_argument("--certify", action="store_true",
                       help="certify every reference answer of every board, not only those behind a finding "
                            "(certificates.jsonl)")
@@ -254,8 +257,9 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("out", type=Path, help="the campaign directory (fuzz --out)")
     verify.add_argument("--json", action="store_true", help="print the totals and every problem as one JSON object")
     verify.add_argument("--export", type=Path, metavar="DIR",
-                        help="also write each refutation as DIR/NAME.cnf (plain DIMACS) and NAME.drat (its proof), "
-                             "with a README: the loop that checks them all with drat-trim")
+                        help="also write each refutation as DIR/proof-DIGEST.cnf (plain DIMACS) and .drat (its "
+                             "proof), each count certificate as DIR/count-DIGEST.json with check_counts.py, its "
+                             "standalone checker, and a README: how to check them all (DIR new or empty)")
     verify.set_defaults(run=_verify, parser=verify)
 
     base = sub.add_parser("baseline", help="write the bugs of a campaign's findings as a baseline file")
@@ -361,16 +365,22 @@ def _certified_text(checked, references: list[str], as_json: bool, budget) -> tu
     made = certify_checks([checked], None, tuple(references), budget)
     if as_json:
         return made, json.dumps({"certificates": [json.loads(c.line()) for c in made]}, indent=2)
+    from minecheck.check.certified import count_words
+
     lines = []
     for c in made:
         cert = c.certification
         proofs = len(cert.refutations)
+        claims = cert.claims
         state = ("certified" if cert.certified else f"proved WRONG about {', '.join(cert.wrong)}" if cert.wrong
-                 else f"not certified ({cert.declined or 'a claim unsettled'})")
+                 else "not certified (" + ", ".join(k for k, v in claims.items() if v != "proved")
+                 + f" not proved{': ' + cert.declined if cert.declined else ''})")
         counts = (f"{_n(len(cert.cells), 'verdict')}, {_n(len(cert.witnesses), 'layout')}, "
                   f"{_n(proofs, 'refutation')} of {_n(c.steps, 'step')} in all")
         lines.append(f"certificate: {cert.reference} ({cert.mode.value}) {state}: {counts}, "
                      + ("checked by " + c.checker if not c.problems else "CHECK FAILED: " + "; ".join(c.problems)))
+        if cert.count is not None:
+            lines.append(f"  {count_words(cert)}")
     return made, "\n".join(lines) or "certificate: no reference answer to certify"
 
 
@@ -384,7 +394,15 @@ def _verify(args: argparse.Namespace) -> int:
     from minecheck.campaigns.shrinking import read_shrunk
     from minecheck.certify.certificates import from_json
     from minecheck.certify.export import export
-    from minecheck.check.certified import answers_by_line, read_certificates, run_gaps
+    from minecheck.check.certified import (
+        answers_by_line,
+        claims_tally,
+        read_certificates,
+        run_gaps,
+        second_counted_again,
+        tally_words,
+        unproved,
+    )
     from minecheck.running.sandbox import run as run_sandboxed
 
     if not (args.out / "campaign.json").is_file():
@@ -395,6 +413,7 @@ def _verify(args: argparse.Namespace) -> int:
     gaps = run_gaps(args.out, rows, shrunk)
     kept = answers_by_line(args.out)
     answers = [kept.get((r.get("index"), r.get("mode"), r.get("reference"))) for r in rows]
+    labels = [f"board {r.get('index')}" for r in rows]
     for e in shrunk.values():  # a shrunk board's lines, beside the answers on that board
         theirs = {(a.get("mode"), a.get("solver")): a for a in e.get("answers", ())}
         for line in e.get("certificates", ()):
@@ -402,28 +421,52 @@ def _verify(args: argparse.Namespace) -> int:
             rows.append(loads(line, where))
             check_value(rows[-1], "certificate", where)
             answers.append(theirs.get((rows[-1].get("mode"), rows[-1].get("reference"))))
-    failed = []
+            labels.append(f"the shrunk board of {e['key']}")
+    failed, unsure, claims = [], [], []
     budget, checker = stored_budget(args.out), _Verifier()
-    for row, answer in zip(rows, answers):  # each under the campaign's budget of a solver call: a huge proof ends
+    for row, answer, label in zip(rows, answers, labels):  # each under the campaign's budget of a solver call
         outcome = run_sandboxed(checker, "problems", (row, answer), budget)
         problems = outcome.value if outcome.error is None else (f"not checked: {outcome.error}",)
+        cert = from_json(row["certification"]) if outcome.error is None else None
+        wrong, dropped = ([], []) if cert is None else second_counted_again(cert, budget)  # the second counter
+        problems = tuple(problems) + tuple(wrong)
+        where = {"line": label, "mode": row["mode"], "reference": row["reference"]}
         if problems:
-            failed.append({"index": row.get("index"), "mode": row["mode"], "reference": row["reference"],
-                           "problems": list(problems)})
+            failed.append(where | {"problems": list(problems)})
+        elif cert is not None:
+            claims.append(cert.claims)
+            if unproved(cert):
+                unsure.append(where | {"unproved": unproved(cert) + dropped})
     exported = None
     if args.export is not None:
-        exported = export([(f"b{row.get('index')}-{row['mode']}", from_json(row["certification"])) for row in rows],
-                          args.export)
+        readable = []
+        for row, label in zip(rows, labels):
+            try:
+                readable.append((label, from_json(row["certification"])))
+            except ValueError:
+                continue  # a line that cannot be read has failed above, naming why: nothing of it to export
+        exported = export(readable, args.export)
+    proved = claims_tally(claims)
+    tally = f"; claims of those that hold: {tally_words(proved)}" if proved else ""
     if args.json:
-        print(json.dumps({"certificates": len(rows), "failed": failed, "missing": gaps, "exported": exported},
-                         indent=2))
+        print(json.dumps({"certificates": len(rows), "failed": failed, "missing": gaps, "unproved": unsure,
+                          "claims": proved, "exported": None if exported is None else {
+                              "refutations": exported.pairs, "counts": exported.counts, "files": exported.files,
+                              "skipped": list(exported.skipped)}}, indent=2))
     else:
         for f in failed:
-            print(f"board {f['index']} {f['mode']} {f['reference']}: " + "; ".join(f["problems"]))
+            print(f"{f['line']} {f['mode']} {f['reference']}: " + "; ".join(f["problems"]))
+        for u in unsure:
+            print(f"not proved: {u['line']} {u['mode']} {u['reference']}: " + "; ".join(u["unproved"]))
         for gap in gaps:
             print(f"missing: {gap}")
-        print(f"{len(rows)} certificates checked again, {len(failed)} failed, {len(gaps)} missing"
-              + ("" if exported is None else f"; {exported} refutations written to {args.export} (see its README.md)"))
+        print(f"{len(rows)} certificates checked again, {len(failed)} failed, {len(gaps)} missing, "
+              f"{len(unsure)} with a claim not proved{tally}")
+        if exported is not None:
+            print(f"exported to {args.export}: {exported.pairs} refutations ({2 * exported.pairs} files), "
+                  f"{exported.counts} count certificates, check_counts.py and README.md: {exported.files} files"
+                  + (f"; {len(exported.skipped)} refutations not written: " + "; ".join(exported.skipped)
+                     if exported.skipped else ""))
     return EXIT_FINDINGS if failed or gaps else EXIT_OK
 
 
@@ -539,7 +582,8 @@ def _fuzz(args: argparse.Namespace) -> int:
         check_folder(args.out)  # every file it reads back, before any is used: bad input is exit 2, never 3
     args.seed = chosen_seed(args.seed, args.out / "campaign.json" if args.resume else None)
     config = Config(args.seed, tuple(subjects), tuple(references), args.generator, budget_of(args),
-                    definitions=definitions, certify=args.certify, judge_undeclared=args.judge_undeclared)
+                    definitions=definitions, certify=args.certify, judge_undeclared=args.judge_undeclared,
+                    search=not args.no_search)
     remember(definitions)
     _ready(config.subjects + config.references)  # an unknown name, or a solver that cannot run: before any work
     check_generator(args.generator)  # so is an unknown generator
@@ -643,6 +687,11 @@ def _fuzz_in(args: argparse.Namespace, config, known, started: float) -> int:
         return code
     print(f"{progress.boards} boards, {progress.findings} findings, {elapsed:.1f} s "
           f"({progress.boards / max(elapsed, 1e-9):.1f} boards/s); findings in {args.out / 'findings.jsonl'}")
+    if totals.get("certificates", {}).get("lines"):  # what --certify (or the findings' references) proved
+        from minecheck.check.certified import tally_words
+
+        print(f"certificates: {totals['certificates']['lines']} reference answers; "
+              f"{tally_words(totals['certificates']['claims'])} (check them again: minecheck verify {args.out})")
     if totals["not_judged"]:  # boards a solver never claimed to judge: counted, never findings
         print("not judged: " + ", ".join(f"{name} on {n} impossible board(s)"
                                          for name, n in sorted(totals["not_judged"].items())))

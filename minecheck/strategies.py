@@ -30,8 +30,9 @@ from hypothesis.errors import InvalidArgument
 from hypothesis.strategies import SearchStrategy
 
 from minecheck.boards.contradictions import CHANGES, contradicting_digits, contradicting_totals, with_digit
-from minecheck.boards.generators import LEVELS, play_out
+from minecheck.boards.generators import LEVELS
 from minecheck.boards.layouts import extreme_mines
+from minecheck.boards.player import play_out
 from minecheck.engine.counter import count_board
 from minecheck.model.answers import Mode
 from minecheck.model.board import Board, neighbours

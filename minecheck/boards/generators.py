@@ -25,21 +25,23 @@ A recipe (``minecheck.boards.recipe``) names the generator, its parameters and t
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 
 from minecheck.boards.contradictions import contradict
 from minecheck.boards.layouts import extreme_mines, scatter
+from minecheck.boards.mutation import change, recipe_from_json, step_rng
 from minecheck.boards.numeric import EDGES, numeric, numeric_edge
+from minecheck.boards.player import play_once
+from minecheck.boards.positions import decided, endgame, finished, flagfree, opening
 from minecheck.boards.recipe import Recipe, rng_for
 from minecheck.boards.sample import sample
 from minecheck.boards.small import small, small_label
 from minecheck.boards.swarm import swarm, swarm_features
 from minecheck.engine.counter import count_board
 from minecheck.model.answers import Mode
-from minecheck.model.board import Board, neighbours
+from minecheck.model.board import Board
 from minecheck.model.errors import BadOption
-from minecheck.model.position import Position, open_cell, render
+from minecheck.model.position import Position, render
 
 LEVELS = {"beginner": (9, 9, 10), "intermediate": (16, 16, 40), "expert": (30, 16, 99)}
 
@@ -53,7 +55,7 @@ def recipe(generator: str, seed: int, **params: object) -> Recipe:
 def generate(rec: Recipe) -> Position | Board:
     """The position a recipe makes (render() turns it into a Board), or, for a board that cannot be
     (``contradict``), the board itself: no position is behind it."""
-    return GENERATORS[rec.generator](rec, **dict(rec.params))
+    return MADE[rec.generator](rec, **dict(rec.params))
 
 
 def generate_board(rec: Recipe) -> Board:
@@ -96,75 +98,10 @@ def play(rec: Recipe, level: str = "", width: int = 9, height: int = 9, mines: i
         raise BadOption(f"{mines} mines do not fit a {width}x{height} board with a safe first click")
     dealt = replace(rec, params=tuple(p for p in rec.params if p[0] != "flags"))  # with flags or not: one game
     for attempt in range(100):  # a game solved outright is no position; deal again
-        pos = _play_once(rng_for(dealt, str(attempt)), width, height, mines, guesses)
+        pos = play_once(rng_for(dealt, str(attempt)), width, height, mines, guesses)
         if len(pos.opened) + len(pos.flags) < width * height:
             break
     return pos if flags else replace(pos, flags=frozenset())
-
-
-def _play_once(rng: random.Random, width: int, height: int, mines: int, guesses: int) -> Position:
-    first = rng.randrange(width * height)
-    keep_clear = set(neighbours(width, height, first)) | {first}
-    spots = [c for c in range(width * height) if c not in keep_clear]
-    return play_out(Position(width, height, frozenset(rng.sample(spots, mines)), frozenset()), first, guesses)
-
-
-def play_out(pos: Position, first: int, guesses: int = 0) -> Position:
-    """Play a dealt position: open ``first``, then deduce until stuck; ``guesses`` safest guesses continue it."""
-    width, height = pos.width, pos.height
-    pos = open_cell(pos, first)
-    left = guesses
-    while True:
-        pos = deduce(pos)
-        if len(pos.opened) + len(pos.mines) == width * height or left == 0:
-            return pos
-        cell = safest_guess(pos)
-        if cell in pos.mines:
-            return pos  # the guess would lose: the stuck position is the board
-        pos = open_cell(pos, cell)
-        left -= 1
-
-
-def deduce(pos: Position) -> Position:
-    """Open every provably safe cell and flag every provable mine, until nothing more follows."""
-    while True:
-        pos, moved = _trivial_moves(pos)
-        if moved:
-            continue
-        count = count_board(render(pos))
-        safe = [c for c, p in count.probabilities if p == 0]
-        mine = [c for c, p in count.probabilities if p == 1]
-        if not safe and not mine:
-            return pos
-        pos = replace(pos, flags=pos.flags | frozenset(mine))
-        for c in safe:
-            pos = open_cell(pos, c)
-
-
-def _trivial_moves(pos: Position) -> tuple[Position, bool]:
-    """One pass of the single-digit rules (all mines found / all covered are mines)."""
-    board = render(pos)
-    opened, flags = set(), set()
-    for d in board.digits:
-        around = board.neighbours(d)
-        covered = [n for n in around if board.is_covered(n)]
-        if not covered:
-            continue
-        need = board.cells[d] - sum(1 for n in around if board.is_flag(n))
-        if need == 0:
-            opened.update(covered)
-        elif need == len(covered):
-            flags.update(covered)
-    pos = replace(pos, flags=pos.flags | frozenset(flags))
-    for c in sorted(opened):
-        pos = open_cell(pos, c)
-    return pos, bool(opened or flags)
-
-
-def safest_guess(pos: Position) -> int:
-    """The covered cell with the lowest exact mine probability (lowest index on ties)."""
-    count = count_board(render(pos))
-    return min((p, c) for c, p in count.probabilities if p is not None)[1]
 
 
 # -- guess: few layouts, no safe cell, proved mines left covered ------------------------------
@@ -182,7 +119,7 @@ def guess(rec: Recipe, fewest_layouts: int = 10, most_layouts: int = 1000) -> Po
         rng = rng_for(rec, str(attempt))
         width, height = rng.randint(5, 9), rng.randint(4, 8)
         mines = max(2, round(rng.uniform(0.12, 0.22) * width * height))
-        pos = _play_once(rng, width, height, mines, rng.randint(0, 2))
+        pos = play_once(rng, width, height, mines, rng.randint(0, 2))
         stuck = len(pos.opened) + len(pos.mines) < width * height
         if stuck and pos.flags and fewest_layouts <= count_board(render(pos), Mode.LOCAL).layouts <= most_layouts:
             break
@@ -246,6 +183,18 @@ def edge_shape(rec: Recipe) -> str:
     return str(dict(rec.params).get("shape") or EDGE_SHAPES[rng_for(rec).randrange(len(EDGE_SHAPES))])
 
 
+# -- search: a board changed a few times from another ------------------------------------------
+
+def search(rec: Recipe, parent: str = "", steps: str = "", target: str = "", of: int = -1) -> Position | Board:
+    """The board ``parent`` (a recipe as JSON) makes, changed by one round per seed in ``steps`` (comma-separated;
+    minecheck.boards.mutation).  ``target`` and ``of`` say, for people, what the campaign's search aimed at and on
+    which board it found its parent."""
+    made = generate(recipe_from_json(parent))
+    for step, seed in enumerate(int(s) for s in steps.split(",") if s):
+        made = change(step_rng(seed, step), made)
+    return made
+
+
 def features(rec: Recipe) -> tuple[str, ...]:
     """What a recipe's board is, in words, without building it: a swarm board's drawn features, a small
     board's kind and place ("digit +1 at r0c1"), an edge board's shape, a numeric board's edge; nothing for
@@ -258,6 +207,9 @@ def features(rec: Recipe) -> tuple[str, ...]:
         return (f"board {index} of small:{n}", small_label(n, index))
     if rec.generator == "edge":
         return (edge_shape(rec),)
+    if rec.generator == "search":
+        rounds = len([s for s in str(params.get("steps", "")).split(",") if s])
+        return (f"search: {params.get('target', '')} of board {params.get('of', '?')}, {rounds} round(s) of changes",)
     if rec.generator == "numeric":
         edge = numeric_edge(rec)
         return (f"numeric edge {edge}: {EDGES.get(edge, 'unknown')}",)
@@ -265,6 +217,8 @@ def features(rec: Recipe) -> tuple[str, ...]:
 
 
 GENERATORS = {"reveal": reveal, "play": play, "stress": stress, "edge": edge, "contradict": contradict, "small": small,
-              "swarm": swarm, "numeric": numeric, "guess": guess, "sample": sample}
+              "swarm": swarm, "numeric": numeric, "guess": guess, "sample": sample, "finished": finished,
+              "endgame": endgame, "flagfree": flagfree, "decided": decided, "opening": opening}
+MADE = GENERATORS | {"search": search}  # and the campaign's search boards, made from a board, not by --generator
 
 __all__ = ["recipe", "generate", "generate_board", "features", "GENERATORS", "LEVELS", "EDGE_SHAPES"]

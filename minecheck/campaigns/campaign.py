@@ -22,12 +22,15 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from minecheck.boards.recipe import Recipe
 from minecheck.campaigns.fuzz import (
     BATCH,
+    WAIT,
     BoardOutcome,
     BoardPart,
     Config,
     PartDone,
+    Planned,
     _defaults,
     _died,
     _record,
@@ -37,10 +40,12 @@ from minecheck.campaigns.fuzz import (
     check_part,
     folder,
     merged,
+    next_recipe,
     part_died,
     tasks,
 )
 from minecheck.campaigns.publish import Report, job_for, ordered, report_order
+from minecheck.campaigns.search import LAG, near_from_json
 from minecheck.campaigns.shrink_limits import PER_SIGNATURE, SHRINK_CAP
 from minecheck.campaigns.shrinking import (
     ShrinkJob,
@@ -110,7 +115,7 @@ class _Work:
         if chunk is None:
             self.boards_done = True
             raise StopIteration
-        return chunk
+        return None if chunk == WAIT else chunk  # a search board waits for the boards it reads
 
 
 def run_campaign(config: Config, out: Path, boards: int | None = None, time_budget: float | None = None,
@@ -145,7 +150,9 @@ def run_campaign(config: Config, out: Path, boards: int | None = None, time_budg
         jobs = jobs or os.cpu_count() or 1
         todo_boards = (i for i in range(boards if boards is not None else 10**12) if i not in done)
         live = _Live(config, out, shrinking, report, progress, on_outcome, on_shrunk, ends, done)
-        work = _Work(tasks(config, todo_boards, batch),
+        if resume:
+            live.near_from(run.read_results())
+        work = _Work(tasks(config, todo_boards, batch, live.plan),
                      lambda: ends.boards_open() and not (exit_first and progress.findings))
         live.queue_for(known, work)
         run_tasks(work, _submit(config), lambda result: live.finish(result, work), _failed(config), jobs, scheduler,
@@ -197,6 +204,28 @@ class _Live:
         self.parts: dict[int, dict[str, BoardOutcome]] = {}  # board index -> its parts' outcomes, as they come
         self.written = 0.0
         self.report_every = REPORT_EVERY  # seconds until the next rewrite (REPORT_SHARE of the time at most)
+        self.near: dict[int, tuple] = {}  # board index -> its recipe and closeness, where a subject came close
+
+    def near_from(self, rows: list[dict]) -> None:
+        """The closeness of the boards a resumed campaign had done (boards.jsonl): its search reads them again."""
+        for row in rows:
+            if row.get("near"):
+                rec = row["recipe"]
+                recipe = Recipe(rec["generator"], tuple(sorted(rec["params"].items())), rec["seed"])
+                self.near[row["index"]] = (recipe, near_from_json(row["near"]))
+
+    def done_below(self, end: int) -> bool:
+        """Every board before ``end`` is done."""
+        while self.frontier in self.done:
+            self.frontier += 1
+        return self.frontier >= end
+
+    def plan(self, index: int) -> Planned | int | None:
+        """A search slot's board once the boards it reads (those before ``index - LAG``) are done; None until then."""
+        if not self.done_below(index - LAG):
+            return None
+        recipe = next_recipe(self.config, index, self.near)
+        return Planned(index, recipe) if recipe.generator == "search" else index
 
     def queue_for(self, findings: list[Finding], work: _Work) -> None:
         """Queue the shrinks the report will want as soon as that is certain: a finding is its bug's
@@ -211,8 +240,7 @@ class _Live:
                 chosen.append((f, finding_key(f)))
                 chosen.sort(key=lambda pair: report_order(pair[0]))
                 del chosen[self.shrinking.per_signature:]
-        while self.frontier in self.done:
-            self.frontier += 1
+        self.done_below(0)  # the frontier moved on
         for chosen in self.candidates.values():
             for f, key in chosen:
                 if f.index is None or f.index < self.frontier:  # no board before it can bring an earlier one
@@ -263,6 +291,8 @@ class _Live:
         else:
             for outcome in result:
                 _record(self.out, outcome)
+                if outcome.near:
+                    self.near[outcome.index] = (outcome.recipe, outcome.near)
                 self.rows[outcome.index] = {"solver_cpu_seconds": dict(outcome.solver_cpu)}
                 self.done.add(outcome.index)
                 self.progress.boards += 1

@@ -29,13 +29,33 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import MISSING, dataclass, field, fields, replace
 from pathlib import Path
 
 from minecheck.boards.generators import features, generate_board, recipe
 from minecheck.boards.recipe import Recipe
 from minecheck.boards.small import MAX_CELLS, small_count, small_recipe, small_walk
+from minecheck.campaigns.mix import (  # noqa: F401 (the mix's names, where campaigns and benches have found them)
+    DEEP,
+    DIGIT_CHANGED,
+    GUESS,
+    GUESS_SAMPLE,
+    MANY_LAYOUTS,
+    MIX,
+    NO_FLAGS,
+    NUMERIC,
+    NUMERIC_WIDE,
+    SAMPLE,
+    SEARCH,
+    SMALL,
+    WALK,
+    is_search_slot,
+    search_turn,
+    walk_board,
+    walk_step,
+)
+from minecheck.campaigns.search import LAG, Near, board_closeness, near_to_json, search_recipe, state_before
 from minecheck.check.certified import CERTIFICATES, certify_checks, with_certificate
 from minecheck.check.crosscheck import check_board, check_boards
 from minecheck.check.findings import WHOLE_BOARD, Finding, Kind
@@ -47,69 +67,7 @@ from minecheck.running.catalogue import GROUND_TRUTH, REFERENCES, SUBJECTS, is_l
 from minecheck.running.discovery import remember
 from minecheck.running.runfolder import RunFolder, append_text
 
-# The default mix, a period of 51 boards.  Two boards in three walk the small sweep (small:WALK, in the
-# order of boards.small.small_walk: a covering prefix of the most varied tiny boards, then every board of
-# at most WALK cells, smallest first): the same boards in every campaign, checked in a blink.  The third is
-# drawn from the campaign's seed, in turn: larger reveal boards with thousands of layouts (the first DEEP; many layouts,
-# small probabilities, large counts), boards that cannot be (contradict), boards more than 1000 columns
-# wide and the other boards people forget (edge), article 000's small random check, swarm boards (rare
-# features drawn often) and real games at each level.  Two in seventeen aim at the edges of a solver's arithmetic
-# (boards.numeric, issue 27): the third drawn board is a numeric one past 1000 columns (wide: a probability below
-# 1e-4 and one above 1 - 1e-4, a component past 32 cells, a count past 1e308, and the wide board's aliasing
-# columns), and the period's last an edge the seed picks (a count just below or above 2**31 ... 1e308, a
-# probability a hair from 0, 1 or 1/2, a 31- to 65-cell component, no mine left, ...): 2 boards in 51.
-# Six walk slots of the 34 give way to the boards real engines' bugs need (issue 37): a position where the player
-# must guess, with 10 to 1,000 layouts and its proved mines left covered (boards 9 and 36), a sample of the boards
-# of 8 to 12 cells, past the sweep (boards 9, 12 and 26), and a game played without flags (beginner at 14,
-# intermediate at 29).  Board 9 is both a guess position and a sample: a sample of 8 to 12 cells drawn until the
-# player must guess on it (GUESS_SAMPLE); board 36 is a played game stuck there (guess, 20 to 72 cells).  Board 9
-# is free because the walk's own first board, a lone flag (1x1/F), shows nothing the one-row boards after it do
-# not (a crash on a one-wide board), so the mix visits it seventh (``walk_board``) and the six walk boards that
-# each first show a row of docs/reach.md come one slot sooner.  The other boards up to 10 are each the first to
-# show some row (the deep reveal, a digit contradiction, the wide numeric board), so board 9 serves both kinds
-# that need a board among the first ten, and the plain samples come after (12 and 26).  The walk keeps 28 boards
-# in 51.
-# Measured with bench/reach.py: every seed defect and planted fault that a board can show alone, first
-# shown within a median of 10 boards and at worst 50 (docs/reach.md).
-WALK = 7
-SMALL = ("small", ())
 BATCH = 32  # boards of the small sweep checked together, each solver in one sandboxed run for all of them
-MANY_LAYOUTS = ("reveal", (("density", 0.2), ("height", 10), ("open_prob", 0.35), ("width", 12)))
-# The same, drawn until it has 5,000 to 10,000 layouts: enough to overflow a search that recurses once per
-# model (article 004's Java overflows past 4,371), few enough for one that enumerates them to finish.
-DEEP = ("reveal", tuple(sorted(MANY_LAYOUTS[1] + (("fewest_layouts", 5000), ("most_layouts", 10000)))))
-DIGIT_CHANGED = ("contradict", (("change", "digit"),))  # a digit no layout meets (a total: the walk has them)
-NUMERIC_WIDE = ("numeric", (("edge", "wide"),))  # past 1000 columns, as the wide edge board, and every numeric edge
-NUMERIC = ("numeric", ())  # the seed picks the edge
-DRAWN: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = (
-    DEEP,
-    DIGIT_CHANGED,
-    NUMERIC_WIDE,
-    ("reveal", (("height", 4), ("width", 5))),
-    MANY_LAYOUTS,
-    DIGIT_CHANGED,
-    ("swarm", ()),
-    MANY_LAYOUTS,
-    ("play", (("level", "beginner"),)),
-    DIGIT_CHANGED,
-    ("swarm", ()),
-    MANY_LAYOUTS,
-    ("edge", ()),
-    ("play", (("level", "intermediate"),)),
-    ("contradict", ()),
-    ("play", (("level", "expert"),)),
-    NUMERIC,
-)
-GUESS = ("guess", ())  # must guess, 10 to 1,000 layouts, proved mines covered
-SAMPLE = ("sample", ())  # 8 to 12 cells
-GUESS_SAMPLE = ("sample", (("guess", True),))  # 8 to 12 cells, drawn until the player must guess, as on GUESS
-NO_FLAGS = ("play", (("flags", False), ("level", "beginner")))  # a game as a player without flags leaves it
-NO_FLAGS_INTERMEDIATE = ("play", (("flags", False), ("level", "intermediate")))
-INSTEAD_OF_WALK = {9: GUESS_SAMPLE, 12: SAMPLE, 14: NO_FLAGS, 26: SAMPLE, 29: NO_FLAGS_INTERMEDIATE, 36: GUESS}
-LONE_FLAG_STEP = 6  # the walk step at which the mix visits the walk's first board (walk_board)
-MIX: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = tuple(
-    INSTEAD_OF_WALK.get(i, entry)
-    for i, entry in enumerate(entry for drawn in DRAWN for entry in (SMALL, drawn, SMALL)))
 
 
 @dataclass(frozen=True)
@@ -124,6 +82,7 @@ class Config:
     definitions: tuple[str, ...] = ()  # how to make the solvers that are not built in (Definition JSON), for workers
     certify: bool = False  # certify every reference answer of every board, not only those behind a finding
     judge_undeclared: bool = False  # a failure on a board a solver does not judge is a finding (compare.not_judged)
+    search: bool = True  # the mix's search slots search (campaigns.search); without, they keep their walk boards
 
 
 @dataclass(frozen=True)
@@ -140,6 +99,7 @@ class BoardOutcome:
     answers: tuple[dict, ...] = field(default=())  # the results a finding's page draws (result_to_json), kept
     not_judged: tuple[tuple[str, str], ...] = ()  # (solver, why): not judged on this board (see compare.not_judged)
     certificates: tuple[str, ...] = ()  # certificates.jsonl lines: the references' answers, certified and checked
+    near: tuple[Near, ...] = ()  # how close each subject came to being wrong here (campaigns.search)
 
     def cost(self, solvers: tuple[str, ...]) -> float:
         """CPU seconds these solvers took on the board: what shrinking a finding of theirs is budgeted by."""
@@ -159,7 +119,7 @@ def board_recipe(config: Config, index: int) -> Recipe:
     seed = board_seed(config, index)
     if config.generator == "mix":
         name, params = MIX[index % len(MIX)]
-        if (name, params) == SMALL:
+        if (name, params) in (SMALL, SEARCH):  # a search slot's board when there is nothing to search (next_recipe)
             walk = small_walk(WALK)
             return small_recipe(WALK, walk[walk_board(walk_step(index)) % len(walk)])
         return recipe(name, seed, **dict(params))
@@ -172,19 +132,15 @@ def board_recipe(config: Config, index: int) -> Recipe:
     return recipe(name, seed, **({"level": level} if level else {}))
 
 
-def walk_step(index: int) -> int:
-    """Which board of the walk mix board ``index`` is (it must be a SMALL one): the SMALL boards before it (past
-    the walk's last board, 92,000 boards into a campaign, it starts again)."""
-    per_period = MIX.count(SMALL)
-    return index // len(MIX) * per_period + MIX[:index % len(MIX)].count(SMALL)
-
-
-def walk_board(step: int) -> int:
-    """Which board of the walk the mix visits at walk ``step``: the walk's own order, but for its first board
-    (a lone flag, 1x1/F), visited at step ``LONE_FLAG_STEP`` after the six that follow it."""
-    if step < LONE_FLAG_STEP:
-        return step + 1
-    return 0 if step == LONE_FLAG_STEP else step
+def next_recipe(config: Config, index: int, boards: dict[int, tuple[Recipe, tuple[Near, ...]]]) -> Recipe:
+    """The next board, as a campaign and bench/reach.py both make it: ``board_recipe``, but for a search slot of the
+    mix with a target among ``boards`` (index -> recipe and closeness) before ``index - LAG``: that slot's search
+    board (``campaigns.search``).  Only those boards are read, so the board is the same however many were done."""
+    if config.generator != "mix" or not config.search or not is_search_slot(index):
+        return board_recipe(config, index)
+    planned = search_recipe(state_before(boards, index - LAG), config.subjects, search_turn(index), index,
+                            board_seed(config, index))
+    return planned if planned is not None else board_recipe(config, index)
 
 
 def sweep_cells(generator: str) -> int:
@@ -205,10 +161,30 @@ def campaign_size(config: Config) -> int | None:
     return None
 
 
-def check_index(config: Config, index: int) -> BoardOutcome:
-    """Make board ``index`` and cross-check it; with a simplex subject, also one general random LP."""
+@dataclass(frozen=True)
+class Planned:
+    """A board whose recipe the campaign made (a search board, ``next_recipe``): a worker cannot make it again from
+    its index alone."""
+
+    index: int
+    recipe: Recipe
+
+
+Board_ = int | Planned  # a board to check: its index, or its index and recipe
+
+
+def index_of(item: Board_) -> int:
+    return item.index if isinstance(item, Planned) else item
+
+
+def recipe_of(config: Config, item: Board_) -> Recipe:
+    return item.recipe if isinstance(item, Planned) else board_recipe(config, item)
+
+
+def check_index(config: Config, item: Board_) -> BoardOutcome:
+    """Make board ``item`` and cross-check it; with a simplex subject, also one general random LP."""
     start = time.perf_counter()
-    rec = board_recipe(config, index)
+    index, rec = index_of(item), recipe_of(config, item)
     board = generate_board(rec)
     remember(config.definitions)
     checks = check_board(board, config.subjects, references=config.references, recipe=rec, index=index,
@@ -216,14 +192,14 @@ def check_index(config: Config, index: int) -> BoardOutcome:
     return _outcome(config, index, rec, checks, start)
 
 
-def check_indices(config: Config, indices: tuple[int, ...]) -> list[BoardOutcome]:
+def check_indices(config: Config, indices: tuple[Board_, ...]) -> list[BoardOutcome]:
     """``check_index`` on each index, the boards checked together: each solver gets them all in one sandboxed
     run (``check_boards``), as a batch of tiny boards needs.  The same findings as board by board."""
     if len(indices) == 1:
         return [check_index(config, indices[0])]
     start = time.perf_counter()
-    recipes = [board_recipe(config, i) for i in indices]
-    boards = [(generate_board(rec), rec, i) for rec, i in zip(recipes, indices)]
+    recipes = [recipe_of(config, i) for i in indices]
+    boards = [(generate_board(rec), rec, index_of(i)) for rec, i in zip(recipes, indices)]
     remember(config.definitions)
     made = (time.perf_counter() - start) / len(indices)
     checked = check_boards(boards, config.subjects, references=config.references, budget=config.budget,
@@ -260,7 +236,7 @@ def _outcome(config: Config, index: int, rec: Recipe, checks, start: float) -> B
     return BoardOutcome(index, rec, tuple(findings), time.perf_counter() - start, tuple(sorted(cpu.items())),
                         tuple(sorted(wall.items())), tuple(stops), _kept_answers(checks),
                         tuple(sorted({(n, why) for c in checks for n, why in c.not_judged})),
-                        tuple(c.line() for c in certified))
+                        tuple(c.line() for c in certified), board_closeness(checks, config.subjects, GROUND_TRUTH))
 
 
 KEEP_ANSWERS = 100_000  # cells: the answers of a finding's board are kept up to this size (pages draw them)
@@ -278,15 +254,29 @@ def _kept_answers(checks) -> tuple[dict, ...]:
     return tuple(kept)
 
 
-def tasks(config: Config, todo: Iterator[int], batch: int = BATCH) -> Iterator[tuple[int, ...]]:
+WAIT = "wait"  # what ``tasks`` yields while a search board waits for the boards it reads to be done
+
+
+def tasks(config: Config, todo: Iterator[int], batch: int = BATCH,
+          plan: Callable[[int], Board_ | None] | None = None) -> Iterator[tuple[Board_, ...] | str]:
     """The boards to check, as tasks: a board of the small sweep waits for BATCH of them to be checked together
-    (``check_indices``), any other board is a task of its own.  Board order within a batch is kept."""
-    waiting: list[int] = []
+    (``check_indices``), any other board is a task of its own.  Board order within a batch is kept.  ``plan``
+    makes a search slot's board (None while the boards it reads are not all done: the batch waiting is sent
+    first, then WAIT is yielded until they are)."""
+    waiting: list[Board_] = []
     for index in todo:
-        if board_recipe(config, index).generator != "small":
-            yield (index,)
+        item: Board_ = index
+        if plan is not None and is_search_slot(index) and config.generator == "mix":
+            if waiting:
+                yield tuple(waiting)
+                waiting = []
+            while (planned := plan(index)) is None:
+                yield WAIT
+            item = planned
+        if recipe_of(config, item).generator != "small":
+            yield (item,)
             continue
-        waiting.append(index)
+        waiting.append(item)
         if len(waiting) == batch:
             yield tuple(waiting)
             waiting = []
@@ -340,12 +330,16 @@ def _record(out: Path, outcome: BoardOutcome) -> None:
         line["stops"] = dict(outcome.stops)
     if outcome.not_judged:
         line["not_judged"] = dict(outcome.not_judged)
+    if outcome.near:  # what a resumed campaign's search reads again (campaigns.search)
+        line["near"] = near_to_json(outcome.near)
+        line["recipe"] = {"generator": outcome.recipe.generator, "params": dict(outcome.recipe.params),
+                          "seed": outcome.recipe.seed}
     folder(out).record(line, [f.to_json() for f in outcome.findings])
 
 
-def _died(config: Config, index: int, why: str) -> BoardOutcome:
+def _died(config: Config, item: Board_, why: str) -> BoardOutcome:
     """A board whose check itself failed: a crash finding naming the board, so it can be replayed."""
-    rec = board_recipe(config, index)
+    index, rec = index_of(item), recipe_of(config, item)
     text = format_board(generate_board(rec))
     finding = Finding(Kind.CRASH, ",".join(config.subjects), GROUND_TRUTH, Mode.LOCAL, (), why, "an answer",
                       text, WHOLE_BOARD, rec, index)
@@ -359,6 +353,11 @@ class BoardPart:
 
     index: int
     subject: str
+    recipe: Recipe | None = None  # a search board's (Planned)
+
+    @property
+    def item(self) -> Board_:
+        return self.index if self.recipe is None else Planned(self.index, self.recipe)
 
 
 @dataclass(frozen=True)
@@ -375,17 +374,19 @@ def board_parts(config: Config, task) -> list:
     if isinstance(task, tuple) and len(task) > 1:
         return [(index,) for index in task]
     if isinstance(task, tuple) and len(config.subjects) > 1:
-        return [BoardPart(task[0], subject) for subject in config.subjects]
+        item = task[0]
+        return [BoardPart(index_of(item), subject, item.recipe if isinstance(item, Planned) else None)
+                for subject in config.subjects]
     return [task]
 
 
 def check_part(config: Config, part: BoardPart) -> PartDone:
-    return PartDone(part, check_index(replace(config, subjects=(part.subject,)), part.index))
+    return PartDone(part, check_index(replace(config, subjects=(part.subject,)), part.item))
 
 
 def part_died(config: Config, part: BoardPart, why: str) -> PartDone:
     """The crash a part's death costs, blamed on its subject alone."""
-    return PartDone(part, _died(replace(config, subjects=(part.subject,)), part.index,
+    return PartDone(part, _died(replace(config, subjects=(part.subject,)), part.item,
                                 f"{why} (run with this solver alone on the board)"))
 
 
@@ -409,4 +410,5 @@ def merged(outcomes: list[BoardOutcome]) -> BoardOutcome:
         sum(o.seconds for o in outcomes), first_of(p for o in outcomes for p in o.solver_cpu),
         first_of(p for o in outcomes for p in o.solver_wall), once(s for o in outcomes for s in o.stops),
         once((a for o in outcomes for a in o.answers), lambda a: json.dumps(a, sort_keys=True, default=str)),
-        tuple(sorted({n for o in outcomes for n in o.not_judged})), once(c for o in outcomes for c in o.certificates))
+        tuple(sorted({n for o in outcomes for n in o.not_judged})), once(c for o in outcomes for c in o.certificates),
+        tuple(sorted({n for o in outcomes for n in o.near}, key=lambda n: (n.subject, n.label))))

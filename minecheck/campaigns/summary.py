@@ -10,6 +10,7 @@ from pathlib import Path
 from minecheck.campaigns.bugs import bugs, groups
 from minecheck.campaigns.publish import ordered
 from minecheck.campaigns.shrinking import read_shrunk
+from minecheck.check.certified import claims_tally, read_certificates
 from minecheck.check.findings import read_findings
 from minecheck.check.shrinkcache import finding_key
 from minecheck.report.pages import page_name
@@ -36,6 +37,7 @@ def campaign_totals(out: Path, seconds: float, phases: dict[str, float], exit_co
         name = " ".join((f.kind.value, f.subject, f.reference, f.mode.value))
         signatures[name] = signatures.get(name, 0) + 1
     small = [e for f in findings if (e := shrunk.get(finding_key(f))) is not None and "finding" in e]
+    certified = read_certificates(out) + [json.loads(x) for e in shrunk.values() for x in e.get("certificates", ())]
     return {
         "schema": 1, "seed": config["seed"], "generator": config["generator"], "subjects": config["subjects"],
         "references": config["references"], "boards": boards, "findings": len(findings), "by_kind": by_kind,
@@ -44,6 +46,7 @@ def campaign_totals(out: Path, seconds: float, phases: dict[str, float], exit_co
         "bugs_before_merge": len(groups(findings)),
         "shrunk": {"findings": len(small), "cut_short": sum(1 for e in small if e["stats"].get("cut_short")),
                    "at_most_20_cells": sum(1 for e in small if e["stats"]["cells_after"] <= 20)},
+        "certificates": {"lines": len(certified), "claims": claims_tally(r.get("claims", {}) for r in certified)},
         "seconds": round(seconds, 3), "phases": phases, "exit_code": exit_code,
         "files": {"findings": str(out / "findings.jsonl"), "report": str(out / "index.html")},
     }

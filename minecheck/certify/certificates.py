@@ -7,8 +7,9 @@
   With no claim it refutes the board; the claim's every cell-value is impossible.
 * ``Core``: rules of an impossible board that cannot all hold, minimal: its refutation, and for each
   rule a layout keeping all the others.
-* ``Count``: the proof of a count: per component of linked digits its layouts listed, and a refutation that
-  no other exists; ``tally`` combines them with the binomials off the frontier into the count and probabilities.
+* ``Count``: the proof of a count: per component of linked digits its boxes and every solution of their system
+  (mines per box) listed, and a refutation that no other exists; ``minecheck.certify.tally`` combines them with
+  binomials into the count and probabilities.
 * ``Certification``: one reference's answer on one board in one mode, each verdict backed by evidence
   (an index into the witnesses or the refutations), so that ``minecheck.certify.verify`` can check it all.
 """
@@ -18,16 +19,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from math import comb
 
-from minecheck.certify.cnf import Claim
 from minecheck.certify.rules import Key
+from minecheck.certify.tally import layouts_of, tally
 from minecheck.model.answers import Mode, Verdict
-from minecheck.model.board import COVERED, FLAG, Board
 from minecheck.model.boardtext import parse_board
 
-SCHEMA = 1
+Claim = tuple[tuple[int, bool], ...]  # (cell, is a mine): "one of these holds" (the CNF's claim clause)
+SCHEMA = 2  # 2: a count's components in boxes, the second counter's word as data
+LISTED = 10_000  # box solutions a count certificate lists per component at most: past it, not listed
 WITNESS, REFUTATION = "witness", "refutation"
+CLAIMS = ("consistency", "verdicts", "count", "probabilities")  # the kinds of claim, in the order people read them
+
+
+def in_order(claims) -> list[str]:
+    """The kinds of claim in the order people read them (``CLAIMS``), any other after."""
+    return sorted(claims, key=lambda k: (CLAIMS.index(k) if k in CLAIMS else len(CLAIMS), k))
 
 
 @dataclass(frozen=True)
@@ -50,8 +57,8 @@ class Refutation:
     digits: str = "direct"  # the encodings the CNF was written with (minecheck.certify.cnf)
     total: str = "seqcounter"
     cnf: str | None = None  # the DIMACS text the proof refutes, for a checker of the user's choice
-    blocked: tuple[tuple[int, ...], ...] = ()  # layouts of the cells ``over`` ruled out, a clause each (counts)
-    over: tuple[int, ...] = ()
+    blocked: tuple[tuple[int, ...], ...] = ()  # solutions of the box system (mines per box) ruled out (counts)
+    boxes: tuple[tuple[int, ...], ...] = ()  # the boxes, each's cells held in order (minecheck.certify.cnf)
 
 
 @dataclass(frozen=True)
@@ -65,82 +72,50 @@ class Core:
 
 @dataclass(frozen=True)
 class Component:
-    """Linked digits (with the flags they touch) and every layout of their covered ``cells`` (the mines of each),
-    with a refutation that no other exists: their rules and a clause blocking each layout listed, unsatisfiable.
-    ``refutation`` None: not listed, it has more layouts than a certificate lists (``layouts`` then empty)."""
+    """Linked digits (with the flags they touch), their covered cells in ``boxes`` (cells with the same digits
+    around them, which every rule of the component treats alike), and every solution of the box system (mines
+    per box), with a refutation that no other exists: its rules, its boxes' cells held in order and a clause
+    blocking each solution listed, unsatisfiable.  ``refutation`` None: not listed (``solutions`` then empty), it
+    has more solutions than a certificate lists (``minecheck.certify.counting.LISTED``)."""
 
     rules: tuple[Key, ...]
-    cells: tuple[int, ...]
-    layouts: tuple[tuple[int, ...], ...]
+    boxes: tuple[tuple[int, ...], ...]
+    solutions: tuple[tuple[int, ...], ...]
     refutation: Refutation | None
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return tuple(sorted(c for box in self.boxes for c in box))
+
+    @property
+    def listed(self) -> bool:
+        return self.refutation is not None
+
+
+@dataclass(frozen=True)
+class Second:
+    """What the second counter (ganak) counted where a count is not proved: data ``verify`` counts again, never
+    text taken on trust.  ``layouts`` None: it declined (``declined`` says why)."""
+
+    counter: str
+    layouts: int | None
+    declined: str | None = None
 
 
 @dataclass(frozen=True)
 class Count:
-    """The proof of a count: each component's layouts, combined with the binomials of the cells off the frontier
-    (``tally``); ``second``: what the second counter said where a component is too big to list."""
+    """The proof of a count: each component's box solutions, combined with the binomials of its boxes and of the
+    cells off the frontier (``minecheck.certify.tally``)."""
 
     claimed: int | None  # the reference's count of layouts
     probabilities: tuple[tuple[int, Fraction], ...]  # the exact probabilities it claimed, by cell
     components: tuple[Component, ...]
-    second: str | None = None
+    claimed_components: tuple[int, ...] | None = None  # its count of each component's layouts (in its own order)
+    second: Second | None = None  # the second counter's count, where a component is not listed
 
     @property
     def listed(self) -> bool:
-        return all(c.refutation is not None for c in self.components)
-
-
-def tally(board: Board, mode: Mode, components: tuple[Component, ...]) -> tuple[int, dict[int, Fraction]]:
-    """The number of layouts of the board and each covered cell's mine probability, from every component's
-    listed layouts: in the local mode the product of their numbers; in the global mode the sum over each choice
-    of mines per component of the product of their numbers and C(off, remaining - mines), ``off`` the covered
-    cells no digit touches and ``remaining`` the total less the flags.  Reads the board's cells here."""
-    near: set[int] = set()
-    for d in (i for i, v in enumerate(board.cells) if v >= 0):
-        row, col = divmod(d, board.width)
-        around = [r * board.width + c for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)
-                  if 0 <= r < board.height and 0 <= c < board.width and (r, c) != (row, col)]
-        if not any(board.cells[n] == COVERED for n in around) and sum(board.cells[n] == FLAG for n in around) != \
-                board.cells[d]:
-            return 0, {}  # a digit with every neighbour known, and not its number of flags
-        near.update(n for n in around if board.cells[n] == COVERED)
-    if mode is Mode.LOCAL:
-        total = 1
-        for comp in components:
-            total *= len(comp.layouts)
-        probs = {c: Fraction(sum(c in lay for lay in comp.layouts), len(comp.layouts))
-                 for comp in components if comp.layouts for c in comp.cells}
-        return total, probs if total else {}
-    off = [c for c in range(board.size) if board.cells[c] == COVERED and c not in near]
-    remaining = board.total_mines - sum(v == FLAG for v in board.cells)
-    by_mines = [_histogram(comp.layouts) for comp in components]
-
-    def weigh(hists: list[list[int]]) -> tuple[int, int]:
-        """Layouts with these histograms, and the mines they leave off the frontier in all (weighted)."""
-        dist = [1]
-        for h in hists:
-            dist = [sum(dist[i] * h[s - i] for i in range(len(dist)) if 0 <= s - i < len(h))
-                    for s in range(len(dist) + len(h) - 1)]
-        ways = [n * comb(len(off), remaining - s) if 0 <= remaining - s <= len(off) else 0 for s, n in enumerate(dist)]
-        return sum(ways), sum(w * (remaining - s) for s, w in enumerate(ways))
-
-    total, off_mines = weigh(by_mines)
-    if not total:
-        return 0, {}
-    probs = {c: Fraction(off_mines, total * len(off)) for c in off}
-    for i, comp in enumerate(components):
-        for c in comp.cells:
-            with_c = _histogram(tuple(lay for lay in comp.layouts if c in lay))
-            probs[c] = Fraction(weigh(by_mines[:i] + [with_c] + by_mines[i + 1:])[0], total)
-    return total, probs
-
-
-def _histogram(layouts) -> list[int]:
-    """How many layouts have 0, 1, 2 ... mines."""
-    out = [0] * (max((len(lay) for lay in layouts), default=0) + 1)
-    for lay in layouts:
-        out[len(lay)] += 1
-    return out
+        return all(c.listed for c in self.components)
 
 
 @dataclass(frozen=True)
@@ -197,10 +172,17 @@ class Certification:
 
     @cached_property
     def proven_count(self) -> tuple[int, dict[int, Fraction]] | None:
-        """The count and probabilities the count certificate's listed layouts give (None: not all listed)."""
+        """The count and probabilities the count certificate's listed solutions give (None: not all listed)."""
         if self.count is None or not self.count.listed:
             return None
         return tally(parse_board(self.board), self.mode, self.count.components)
+
+    @property
+    def proven_components(self) -> tuple[int, ...] | None:
+        """Each component's layouts, as its listed solutions give them (None: not all listed)."""
+        if self.count is None or not self.count.listed:
+            return None
+        return tuple(layouts_of(c.boxes, c.solutions) for c in self.count.components)
 
     @property
     def wrong(self) -> tuple[str, ...]:
@@ -213,18 +195,39 @@ class Certification:
             out += [str(p.cell) for p in self.cells if p.proven is not None and p.proven != p.claimed]
         if self.proven_count is not None:
             count, probs = self.proven_count
-            if self.count.claimed is not None and count != self.count.claimed:
+            if self.count.claimed is not None and count != self.count.claimed or (
+                    self.count.claimed_components is not None
+                    and sorted(self.count.claimed_components) != sorted(self.proven_components)):
                 out.append("count")
             if any(probs.get(c) != p for c, p in self.count.probabilities):
                 out.append("probabilities")
         return tuple(out)
 
     @property
+    def claims(self) -> dict[str, str]:
+        """Each kind of claim the answer makes, and what its certificates do with it: "proved", "wrong" or
+        "unproved" (a fact left unsettled, a component not listed).  The one reading behind the certificate
+        lines' ``claims``, ``check --certify``'s words and the pages'."""
+        wrong, out = set(self.wrong), {}
+        if self.claimed_consistent is not None:
+            out["consistency"] = ("wrong" if "consistency" in wrong else "unproved" if self.consistent is None
+                                  else "proved")
+        if self.cells:
+            out["verdicts"] = ("wrong" if wrong - {"consistency", "count", "probabilities"} else "proved" if (
+                self.proven_consistent is False or all(p.proven is not None for p in self.cells)) else "unproved")
+        count = self.count
+        if count is not None:
+            if count.claimed is not None or count.claimed_components is not None:
+                out["count"] = "wrong" if "count" in wrong else "proved" if count.listed else "unproved"
+            if count.probabilities:
+                out["probabilities"] = ("wrong" if "probabilities" in wrong else "proved" if count.listed
+                                        else "unproved")
+        return out
+
+    @property
     def certified(self) -> bool:
-        """Every claim of the reference settled, and as it said."""
-        settled = self.consistent is not None and (self.proven_consistent is False
-                                                   or all(p.proven is not None for p in self.cells))
-        return settled and not self.wrong
+        """Every claim of the reference proved, and as it said: verdicts, consistency, count and probabilities."""
+        return self.consistent is not None and all(v == "proved" for v in self.claims.values())
 
 
 # -- JSON ------------------------------------------------------------------------------------------
@@ -241,16 +244,21 @@ def _out(item) -> dict:
         return {"type": "refutation", "rules": [list(k) for k in item.rules],
                 "some": [[c, m] for c, m in item.some], "proof": item.proof, "steps": item.steps,
                 "solver": item.solver, "digits": item.digits, "total": item.total, "cnf": item.cnf} | (
-                    {"blocked": [list(b) for b in item.blocked], "over": list(item.over)} if item.over else {})
+                    {"blocked": [list(b) for b in item.blocked], "boxes": [list(b) for b in item.boxes]}
+                    if item.boxes else {})
     if isinstance(item, Core):
         return {"type": "core", "rules": [list(k) for k in item.rules], "refutation": _out(item.refutation),
                 "layouts": [list(lay) for lay in item.layouts]}
     if isinstance(item, Count):
         return {"type": "count", "claimed": None if item.claimed is None else str(item.claimed),
+                "claimed_components": None if item.claimed_components is None else [
+                    str(n) for n in item.claimed_components],
                 "probabilities": [[c, f"{p.numerator}/{p.denominator}"] for c, p in item.probabilities],
-                "second": item.second,
-                "components": [{"rules": [list(k) for k in c.rules], "cells": list(c.cells),
-                                "layouts": [list(lay) for lay in c.layouts],
+                "second": None if item.second is None else {
+                    "counter": item.second.counter, "declined": item.second.declined,
+                    "layouts": None if item.second.layouts is None else str(item.second.layouts)},
+                "components": [{"rules": [list(k) for k in c.rules], "boxes": [list(b) for b in c.boxes],
+                                "solutions": [list(x) for x in c.solutions],
                                 "refutation": None if c.refutation is None else _out(c.refutation)}
                                for c in item.components]}
     if isinstance(item, Certification):
@@ -284,18 +292,20 @@ def _in(d: dict):
     if kind == "refutation":
         return Refutation(tuple(_key(k) for k in d["rules"]), tuple((int(c), bool(m)) for c, m in d["some"]),
                           str(d["proof"]), int(d["steps"]), str(d["solver"]), str(d["digits"]), str(d["total"]),
-                          d.get("cnf"), tuple(tuple(int(c) for c in b) for b in d.get("blocked", ())),
-                          tuple(int(c) for c in d.get("over", ())))
+                          d.get("cnf"), _rows(d.get("blocked", ())), _rows(d.get("boxes", ())))
     if kind == "core":
         return Core(tuple(_key(k) for k in d["rules"]), _in(d["refutation"]),
                     tuple(tuple(int(c) for c in lay) for lay in d["layouts"]))
     if kind == "count":
+        second = d.get("second")
         return Count(None if d["claimed"] is None else int(d["claimed"]),
                      tuple((int(c), Fraction(p)) for c, p in d["probabilities"]),
-                     tuple(Component(tuple(_key(k) for k in c["rules"]), tuple(int(x) for x in c["cells"]),
-                                     tuple(tuple(int(x) for x in lay) for lay in c["layouts"]),
+                     tuple(Component(tuple(_key(k) for k in c["rules"]), _rows(c["boxes"]), _rows(c["solutions"]),
                                      None if c["refutation"] is None else _in(c["refutation"]))
-                           for c in d["components"]), d.get("second"))
+                           for c in d["components"]),
+                     None if d.get("claimed_components") is None else tuple(int(n) for n in d["claimed_components"]),
+                     None if second is None else Second(str(second["counter"]), None if second["layouts"] is None
+                                                        else int(second["layouts"]), second.get("declined")))
     if kind == "certification":
         cells = tuple(CellProof(int(c), Verdict(v), _evidence_in(m), _evidence_in(s)) for c, v, m, s in d["cells"])
         return Certification(str(d["board"]), Mode(d["mode"]), str(d["reference"]), d["claimed_consistent"],
@@ -303,6 +313,10 @@ def _in(d: dict):
                              tuple(_in(w) for w in d["witnesses"]), tuple(_in(r) for r in d["refutations"]),
                              cells, d.get("declined"), None if d.get("count") is None else _in(d["count"]))
     raise ValueError(f"unknown certificate type {kind!r}")
+
+
+def _rows(rows: list) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(int(x) for x in row) for row in rows)
 
 
 def _key(k: list) -> Key:

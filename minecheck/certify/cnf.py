@@ -14,6 +14,12 @@ a cell with a mine is true).  Each rule named gives its clauses, in the board's 
 
 A *claim* ``some`` adds one clause: "one of these cells has this value".  The formula of rules + claim
 being unsatisfiable proves every one of them false.
+
+A count speaks of *boxes* (cells with the same digits around them, which every rule of their component treats
+alike): the cells of each box held in order (a mine on the (i+1)-th only if the i-th is one), so that a box's
+cells are the unary encoding of its number of mines, and a clause per *blocked* solution of the box system
+("not k mines in each box b"): for box b of s cells with k mines, "not at least k" (-cell k) or "at least
+k + 1" (cell k + 1), at most two literals a box.
 """
 
 from __future__ import annotations
@@ -24,12 +30,12 @@ from itertools import combinations
 
 from pysat.card import CardEnc, EncType
 
+from minecheck.certify.certificates import Claim
 from minecheck.certify.rules import Key, Reading, describe
 from minecheck.model.errors import EngineError
 
 DIGIT_ENCODINGS = ("direct", "seqcounter")
 TOTAL_ENCODINGS = ("seqcounter", "totalizer", "kmtotalizer", "cardnetwrk", "sortnetwrk")
-Claim = tuple[tuple[int, bool], ...]  # (cell, is a mine): "one of these holds"
 CLAUSES = 2_000_000  # about the most clauses one cardinality constraint may take: past it, TooBig
 
 
@@ -62,9 +68,11 @@ class Formula:
 
 
 def encode(reading: Reading, keys: tuple[Key, ...], some: Claim = (), digits: str = "direct",
-           total: str = "seqcounter", blocked: tuple[tuple[int, ...], ...] = (), over: tuple[int, ...] = ()) -> Formula:
+           total: str = "seqcounter", blocked: tuple[tuple[int, ...], ...] = (),
+           boxes: tuple[tuple[int, ...], ...] = ()) -> Formula:
     """The CNF of the rules named ``keys`` (in the board's order, whatever order they come in) and the claim;
-    then a clause per ``blocked`` layout of the cells ``over`` (its mines), saying "not this layout"."""
+    then the cells of each of the ``boxes`` held in order, and a clause per ``blocked`` solution of the box
+    system (mines per box), saying "not this solution"."""
     if digits not in DIGIT_ENCODINGS or total not in TOTAL_ENCODINGS:
         raise ValueError(f"no encoding {digits!r} for digits ({', '.join(DIGIT_ENCODINGS)}) or {total!r} for the "
                          f"total ({', '.join(TOTAL_ENCODINGS)})")
@@ -95,17 +103,32 @@ def encode(reading: Reading, keys: tuple[Key, ...], some: Claim = (), digits: st
             if c not in var:
                 raise ValueError(f"cell {c} is not an unknown cell of the board")
         clauses.append(tuple(var[c] if mine else -var[c] for c, mine in some))
+    if boxes:
+        comments.append((len(clauses), f"{len(boxes)} boxes, each's cells in order: " + "; ".join(
+            " ".join(str(var[c]) for c in box) for box in boxes)))
+        clauses += in_order(var, boxes)
     if blocked:
-        comments.append((len(clauses), f"{len(blocked)} layouts of the cells {' '.join(str(var[c]) for c in over)} "
-                         "blocked, a clause each"))
-        clauses += [blocking(var, over, mines) for mines in blocked]
+        comments.append((len(clauses), f"{len(blocked)} solutions of the box system (mines per box) blocked, a "
+                         "clause each"))
+        clauses += [blocking(var, boxes, solution) for solution in blocked]
     return Formula(top, tuple(clauses), tuple(comments), tuple(spans))
 
 
-def blocking(var: dict[int, int], over: tuple[int, ...], mines) -> tuple[int, ...]:
-    """The clause "not this layout of the cells ``over``" (``mines`` the mines among them)."""
-    mined = set(mines)
-    return tuple(-var[c] if c in mined else var[c] for c in over)
+def in_order(var: dict[int, int], boxes: tuple[tuple[int, ...], ...]) -> list[tuple[int, ...]]:
+    """Each box's cells held in order: a mine on its (i+1)-th cell only if its i-th is one."""
+    return [(-var[later], var[earlier]) for box in boxes for earlier, later in zip(box, box[1:])]
+
+
+def blocking(var: dict[int, int], boxes: tuple[tuple[int, ...], ...], solution: tuple[int, ...]) -> tuple[int, ...]:
+    """The clause "not ``solution[b]`` mines in each box b", the boxes' cells held in order: per box, "not at
+    least k" (its k-th cell safe) or "at least k + 1" (its (k+1)-th cell a mine)."""
+    out: list[int] = []
+    for box, k in zip(boxes, solution, strict=True):
+        if k > 0:
+            out.append(-var[box[k - 1]])
+        if k < len(box):
+            out.append(var[box[k]])
+    return tuple(out)
 
 
 def exactly(lits: list[int], k: int, way: str, top: int) -> tuple[list[tuple[int, ...]], int]:

@@ -45,7 +45,8 @@ class Dimacs:
 
 
 def read_dimacs(text: str) -> Dimacs:
-    """The CNF of a DIMACS text (comment lines anywhere); ValueError naming the line it cannot read."""
+    """The CNF of a DIMACS text (comment lines anywhere); ValueError naming the line it cannot read, or whose
+    declared sizes are past what the text could hold (``p cnf 2000000000 1`` would make a checker allocate them)."""
     nvars = declared = None
     clauses: list[Clause] = []
     current: list[int] = []
@@ -57,6 +58,9 @@ def read_dimacs(text: str) -> Dimacs:
             if nvars is not None or len(words) != 4 or words[1] != "cnf":
                 raise ValueError(f"line {number}: not one 'p cnf VARS CLAUSES' line")
             nvars, declared = int(words[2]), int(words[3])
+            if not 0 <= nvars <= len(text) or not 0 <= declared <= len(text):  # sizes bounded by the file's
+                raise ValueError(f"line {number}: 'p cnf {nvars} {declared}' declares more than the file's "
+                                 f"{len(text):,} characters could hold")
             continue
         if nvars is None:
             raise ValueError(f"line {number}: a clause before the 'p cnf' line")

@@ -21,13 +21,14 @@ PROOF_SOLVERS = ("glucose4", "glucose42", "cadical195", "cadical153", "cadical10
 
 def refute(reading: Reading, keys: tuple[Key, ...], some: Claim = (), solver: str = PROOF_SOLVER,
            digits: str = "direct", total: str = "seqcounter", with_cnf: bool = True,
-           blocked: tuple[tuple[int, ...], ...] = (), over: tuple[int, ...] = ()) -> Refutation | frozenset[int]:
-    """A Refutation of the rules ``keys``, the claim and the clauses blocking the layouts ``blocked`` of the cells
-    ``over``, or, when they can all hold, the mines of a layout keeping them (its cells outside those rules are
-    safe)."""
+           blocked: tuple[tuple[int, ...], ...] = (), boxes: tuple[tuple[int, ...], ...] = ()
+           ) -> Refutation | frozenset[int]:
+    """A Refutation of the rules ``keys``, the claim, the ``boxes``' cells held in order and the clauses blocking the
+    box solutions ``blocked``, or, when they can all hold, the mines of a layout keeping them (its cells outside
+    those rules are safe)."""
     named = {tuple(k) for k in keys}
     keys = tuple(k for k in reading.rules if k in named)  # the board's order, as the CNF is written
-    formula = encode(reading, keys, some, digits, total, blocked, over)
+    formula = encode(reading, keys, some, digits, total, blocked, boxes)
     with Solver(name=solver, bootstrap_with=[list(c) for c in formula.clauses], with_proof=True) as sat:
         if sat.solve():
             return _layout(reading, sat.get_model())
@@ -35,7 +36,7 @@ def refute(reading: Reading, keys: tuple[Key, ...], some: Claim = (), solver: st
     proof = "\n".join(lines) + "\n"
     steps = sum(1 for line in lines if not line.startswith("d"))
     return Refutation(keys, tuple(some), proof, steps, solver, digits, total, formula.dimacs if with_cnf else None,
-                      tuple(blocked), tuple(over))
+                      tuple(blocked), tuple(boxes))
 
 
 def core(reading: Reading, solver: str = PROOF_SOLVER, digits: str = "direct",
@@ -83,4 +84,4 @@ def _layout(reading: Reading, model: list[int]) -> frozenset[int]:
 def formula_of(reading: Reading, refutation: Refutation) -> Formula:
     """The CNF a refutation speaks of, written again from the board."""
     return encode(reading, refutation.rules, refutation.some, refutation.digits, refutation.total, refutation.blocked,
-                  refutation.over)
+                  refutation.boxes)

@@ -7,39 +7,28 @@
   (none may have a value its claim says no layout has), and by ``dratify``'s pure-Python checker replaying
   its proof forward, every step by reverse unit propagation (DRUP; RAT steps are refused);
 * a core by its refutation and, for each rule, a layout keeping all the others (so it is minimal);
-* a count by its components (the board's, read here), each listed layout against the digits, and each
-  component's refutation of its rules with every listed layout blocked; the count and probabilities are then
-  recomputed from the lists (``certificates.tally``).
+* a count by its components (the board's, read here) in boxes, each listed box solution against the digits,
+  and each component's refutation of its rules with every listed solution blocked
+  (``minecheck.certify.countcheck``); the count and probabilities are then recomputed from the lists
+  (``minecheck.certify.tally``).
 
 A certificate proves the reference's answer on that board under these rules, read off its cells here.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
-from importlib.metadata import version
 
-from dratify import CNF, check_proof
-
-from minecheck.certify.certificates import (
-    REFUTATION,
-    WITNESS,
-    Certification,
-    Core,
-    Count,
-    Evidence,
-    Refutation,
-    Witness,
-)
-from minecheck.certify.cnf import blocking, encode
-from minecheck.certify.encoding import Dimacs, cell_var, meaning_problems, read_dimacs
+from minecheck.certify.certificates import REFUTATION, WITNESS, Certification, Core, Evidence, Witness
+from minecheck.certify.countcheck import check_count
+from minecheck.certify.drup import CHECKER, check_refutation, required_clauses
+from minecheck.certify.encoding import cell_var, read_dimacs
 from minecheck.certify.rules import Reading, describe
 from minecheck.model.answers import Mode
 from minecheck.model.board import COVERED, FLAG, Board
 from minecheck.model.boardtext import parse_board
 
-CHECKER = f"dratify {version('dratify')} (pure Python, forward DRUP)"
+__all__ = ["CHECKER", "Checked", "check_certification", "check_core", "check_refutation", "check_witness"]
 
 
 @dataclass(frozen=True)
@@ -77,48 +66,6 @@ def check_witness(board: Board, witness: Witness) -> list[str]:
     return problems
 
 
-def refutation_cnf(board: Board, mode: Mode, refutation: Refutation) -> Dimacs:
-    """The CNF a refutation's proof is checked against: the DIMACS text it carries, else the board's encoding of
-    its rules written again; ValueError when neither can be had."""
-    if refutation.cnf is not None:
-        return read_dimacs(refutation.cnf)
-    formula = encode(Reading(board, mode), refutation.rules, refutation.some, refutation.digits, refutation.total,
-                     refutation.blocked, refutation.over)
-    return Dimacs(formula.nvars, formula.clauses)
-
-
-def required_clauses(board: Board, refutation: Refutation) -> tuple[tuple[int, ...], ...]:
-    """The clauses a refutation adds to its rules: the claim, and one per blocked layout."""
-    var = cell_var(board)
-    claim = (tuple(var[c] if mine else -var[c] for c, mine in refutation.some),) if refutation.some else ()
-    return claim + tuple(blocking(var, refutation.over, mines) for mines in refutation.blocked)
-
-
-def check_refutation(board: Board, mode: Mode, refutation: Refutation) -> tuple[list[str], float]:
-    """Why the refutation does not hold (empty: it does), and the CPU seconds its proof took to check: its CNF
-    must mean its rules and claim (``minecheck.certify.encoding``), and its proof must refute that CNF."""
-    start = time.process_time()
-    try:
-        formula = refutation_cnf(board, mode, refutation)
-        required = required_clauses(board, refutation)
-    except (ValueError, KeyError) as err:
-        return [f"its CNF cannot be read or written: {err!r}"], 0.0
-    meaning = meaning_problems(board, mode, refutation.rules, required, formula)
-    if meaning:
-        return [f"its CNF is not its rules and claim: {p}" for p in meaning], time.process_time() - start
-    cnf = CNF(formula.nvars)
-    for clause in formula.clauses:
-        cnf.add_dimacs(clause)
-    try:
-        result = check_proof(cnf, refutation.proof, check_rat=False, engine="python")
-    except ValueError as err:
-        return [f"its proof cannot be read: {err}"], time.process_time() - start
-    seconds = time.process_time() - start
-    if not (result.ok and result.reached_empty):
-        return [f"its proof does not check: {result.reason}"], seconds
-    return [], seconds
-
-
 def check_core(board: Board, mode: Mode, core: Core) -> tuple[list[str], float]:
     """Why the core is not a minimal set of rules that cannot all hold (empty: it is)."""
     reading = Reading(board, mode)
@@ -132,86 +79,6 @@ def check_core(board: Board, mode: Mode, core: Core) -> tuple[list[str], float]:
         if any(not 0 <= c < board.size for c in layout) or reading.broken(frozenset(layout), others):
             problems.append(f"without {describe(board, key)} its layout does not keep the others: not minimal")
     return problems, seconds
-
-
-def components_of(board: Board) -> list[frozenset[int]]:
-    """The board's components, read here: the covered cells by a digit, linked where one digit touches both."""
-    parent: dict[int, int] = {}
-
-    def find(c: int) -> int:
-        while parent.setdefault(c, c) != c:
-            parent[c] = parent[parent[c]]
-            c = parent[c]
-        return c
-
-    for cells in _covered_around(board).values():
-        for c in cells:
-            parent[find(c)] = find(cells[0])
-    groups: dict[int, set[int]] = {}
-    for c in parent:
-        groups.setdefault(find(c), set()).add(c)
-    return [frozenset(g) for g in groups.values()]
-
-
-def _covered_around(board: Board) -> dict[int, list[int]]:
-    """Each digit's covered neighbours (those with none left out)."""
-    out = {}
-    for d in (i for i, v in enumerate(board.cells) if v >= 0):
-        row, col = divmod(d, board.width)
-        near = [r * board.width + c for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)
-                if 0 <= r < board.height and 0 <= c < board.width and (r, c) != (row, col)]
-        covered = [n for n in near if board.cells[n] == COVERED]
-        if covered:
-            out[d] = covered
-    return out
-
-
-def check_count(board: Board, mode: Mode, count: Count) -> tuple[list[str], list[float]]:
-    """Why the count certificate does not prove its components' layouts (empty: it does): the components are the
-    board's, each listed layout keeps every digit of its component and is listed once, and each refutation is of
-    that component's rules (digits whose covered cells are all in it, flags) with a clause blocking each layout."""
-    problems, seconds = [], []
-    around = _covered_around(board)
-    wanted = set(components_of(board))
-    given = [frozenset(c.cells) for c in count.components]
-    if set(given) != wanted or len(given) != len(wanted):
-        problems.append(f"its {len(given)} components are not the board's {len(wanted)}")
-    for i, comp in enumerate(count.components):
-        cells = set(comp.cells)
-        if comp.refutation is None:
-            if comp.layouts:
-                problems.append(f"component {i}: layouts listed without the refutation that no other exists")
-            continue
-        r = comp.refutation
-        if r.some or tuple(r.blocked) != tuple(comp.layouts) or tuple(r.over) != tuple(sorted(cells)):
-            problems.append(f"component {i}: its refutation does not block exactly its layouts")
-        for key in r.rules:
-            if key[0] == "total" or (key[0] == "digit" and not (around.get(key[1]) and set(around[key[1]]) <= cells)):
-                problems.append(f"component {i}: its refutation leans on {key[0]} {key[1:]}, not a rule of it alone")
-        if len(set(comp.layouts)) != len(comp.layouts):
-            problems.append(f"component {i}: a layout is listed twice")
-        digits = [(d, _around(board, d)) for d, near in around.items() if set(near) <= cells]
-        flags = {c for c, v in enumerate(board.cells) if v == FLAG}
-        for lay in comp.layouts:
-            mines = set(lay) | flags
-            if not set(lay) <= cells:
-                problems.append(f"component {i}: layout {list(lay)} puts a mine outside it")
-                break
-            bad = next((d for d, near in digits if sum(n in mines for n in near) != board.cells[d]), None)
-            if bad is not None:
-                row, col = board.row_col(bad)
-                problems.append(f"component {i}: layout {list(lay)} breaks the digit at r{row}c{col}")
-                break
-        found, spent = check_refutation(board, mode, r)
-        problems += [f"component {i}: {p}" for p in found]
-        seconds.append(spent)
-    return problems, seconds
-
-
-def _around(board: Board, cell: int) -> list[int]:
-    row, col = divmod(cell, board.width)
-    return [r * board.width + c for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)
-            if 0 <= r < board.height and 0 <= c < board.width and (r, c) != (row, col)]
 
 
 def check_certification(cert: Certification, board: Board | None = None) -> Checked:
@@ -241,10 +108,11 @@ def check_certification(cert: Certification, board: Board | None = None) -> Chec
         if cert.proven_consistent is False:
             problems.append("count: a count certificate of a board its consistency refutation says is impossible")
         for j, w in enumerate(cert.witnesses):
-            missing = next((c for c in cert.count.components if c.refutation is not None
-                            and tuple(m for m in w.mines if m in set(c.cells)) not in set(c.layouts)), None)
+            mines = set(w.mines)
+            missing = next((c for c in cert.count.components if c.listed and tuple(
+                sum(x in mines for x in box) for box in c.boxes) not in set(c.solutions)), None)
             if missing is not None:
-                problems.append(f"count: layout {j} is not among the listed layouts of its component")
+                problems.append(f"count: layout {j} is not among the listed solutions of its component")
                 break
     problems += _evidence_problems(cert, mine)
     problems += unsettled(cert, mine)

@@ -21,6 +21,7 @@ from math import comb
 
 from minecheck.certify.cnf import encode, exactly
 from minecheck.certify.rules import Key, Reading
+from minecheck.certify.tally import product
 from minecheck.model.answers import Answers, CellAnswer, Mode, SolverResult, verdict_of
 from minecheck.model.board import COVERED, Board, label
 from minecheck.model.errors import EngineError, SolverUnavailable
@@ -83,9 +84,9 @@ class GanakSolver:
         # the products of the groups before and after each one: two products per group, not one per pair
         before, after = [[1]], [[1]]
         for p in polys:
-            before.append(_product([before[-1], p]))
+            before.append(product([before[-1], p]))
         for p in reversed(polys):
-            after.append(_product([p, after[-1]]))
+            after.append(product([p, after[-1]]))
         after.reverse()
         tail = _tail(off, remaining, sum(len(p) - 1 for p in polys))
         layouts = sum(n * t for n, t in zip(before[-1], tail))
@@ -94,7 +95,7 @@ class GanakSolver:
                                 reason=f"no layout holds the total of {board.total_mines} mines")
         cells, frontier_mines = [], 0
         for i, g in enumerate(groups):
-            others = _product([before[i], after[i + 1]])
+            others = product([before[i], after[i + 1]])
             weight = [sum(n * tail[k + j] for j, n in enumerate(others)) for k in range(len(polys[i]))]
             for c, per_k in g["mines"].items():
                 mines = sum(m * w for m, w in zip(per_k, weight))
@@ -124,18 +125,6 @@ def _tail(off: int, remaining: int, top: int) -> list[int]:
     for j in range(low, high + 1):
         out[remaining - j] = value
         value = value * (off - j) // (j + 1)
-    return out
-
-
-def _product(polys: list[list[int]]) -> list[int]:
-    out = [1]
-    for p in polys:
-        nxt = [0] * (len(out) + len(p) - 1)
-        for i, a in enumerate(out):
-            if a:
-                for j, b in enumerate(p):
-                    nxt[i + j] += a * b
-        out = nxt
     return out
 
 

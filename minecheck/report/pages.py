@@ -18,6 +18,7 @@ from importlib.metadata import PackageNotFoundError, version
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
+from minecheck.certify.certificates import in_order
 from minecheck.check.findings import WHOLE_BOARD, Finding, Kind
 from minecheck.check.numerals import kept_because
 from minecheck.check.shrink import has_board
@@ -233,6 +234,28 @@ def _origin(f: Finding) -> str:
     return "a board given by hand"
 
 
+PROVED = {"proved": "proved", "wrong": "proved WRONG", "unproved": "NOT proved"}
+
+
+def claims_line(cert: dict) -> str:
+    """What the certificates do with each kind of claim of the answer, in a line: "proved" only of what is."""
+    ref, checker = cert["reference"], cert["checker"]
+    claims = cert.get("claims")
+    if claims is None:  # a summary written before claims were told apart: its count never counted as proved
+        claims = {"verdicts and consistency": "wrong" if cert["wrong"] else "proved" if cert["certified"]
+                  else "unproved"} | ({"count": "proved" if cert.get("count_proved") else "unproved"}
+                                      if cert.get("count") else {})
+    claims = {k: claims[k] for k in in_order(claims)}
+    if not cert["checked"]:
+        return f"{ref}'s certificates on this board do not hold: the checker ({checker}) refused one."
+    if all(state == "proved" for state in claims.values()):
+        return (f"{ref}'s answer on this board is certified: every claim proved ({', '.join(claims)}), and the "
+                f"proofs checked again by {checker}.")
+    said = ", ".join(f"{kind} {PROVED.get(state, state)}" for kind, state in claims.items())
+    return (f"{ref}'s answer on this board: {said}" + (f" ({cert['declined']})" if cert.get("declined") else "")
+            + f"; the proofs checked again by {checker}.")
+
+
 def _certificate(f: Finding, board: Board | None) -> tuple[list[str], list]:
     """The reference's certificate, in words (one line per claim of the finding's cells) and as layouts drawn
     on the board (one per side a layout proves possible, at most three), from ``f.extra["certificate"]``."""
@@ -240,15 +263,7 @@ def _certificate(f: Finding, board: Board | None) -> tuple[list[str], list]:
     if not cert or board is None:
         return [], []
     ref = cert["reference"]
-    counted = cert.get("count") is None or cert.get("count_proved")
-    head = (f"{ref}'s answer on this board is certified: every claim proved, and the proofs checked again by "
-            f"{cert['checker']}." if cert["certified"] and cert["checked"] and counted else
-            f"{ref}'s verdicts and consistency on this board are certified, and the proofs checked again by "
-            f"{cert['checker']}; its count is not proved, only agreed." if cert["certified"] and cert["checked"] else
-            f"The certificates prove {ref} wrong about {', '.join(cert['wrong'])}." if cert["wrong"] else
-            f"{ref}'s answer is not certified: {cert.get('declined') or 'some claim is unsettled'}"
-            + ("" if cert["checked"] else "; the checker found a certificate that does not hold") + ".")
-    lines, panels = [head] + ([cert["count"]] if cert.get("count") else []), []
+    lines, panels = [claims_line(cert)] + ([cert["count"]] if cert.get("count") else []), []
     if cert.get("consistent") is False:
         lines.append(f"No layout keeps every rule: a refutation checked by {cert['checker']}"
                      + (f"; the core of rules that cannot all hold: {len(cert['core'])}" if cert.get("core") else ""))

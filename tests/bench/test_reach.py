@@ -40,3 +40,12 @@ def test_the_documented_reach_table_is_the_one_rendered_from_the_fixture():
 
     page = (ROOT / "docs" / "reach.md").read_text()
     assert reach.block_in(page) == reach.render(*reach.stored_rows())
+
+
+def test_reach_makes_the_boards_a_campaign_makes_and_measures_without_the_search_too():
+    import reach
+
+    found = reach.first_findings(1, ("no-covered-cell-crash", "total-ignored-off-frontier"), 12)
+    crash, decided = found["no-covered-cell-crash"], found["total-ignored-off-frontier"]
+    assert crash[0] == 3 and crash[3].startswith("small")  # walk board 74 (2x1x1/F0), board 2 of the mix
+    assert decided[0] == 7 and crash[4] == crash[0] and decided[4] == decided[0]  # before the first search slot
