@@ -11,9 +11,10 @@ alternations kept for the start alone; medians for the calls):
 * a persistent program's call (one process, a JSON line per board);
 * boards per second of a small campaign of a persistent program that answers with the exact counter (the
   best of three alternations);
-* a Python solver that is not minecheck's own (``tests/programs/hostile_escape.py`` attacking nothing: it
-  answers with the exact counter): making it and its first call (its sandboxes started: in the jail, a
-  Python of its own), a call once its sandbox runs, and boards per second of a campaign of it.
+* a Python solver that is not minecheck's own (``tests/programs/hostile_escape.py`` attacking nothing, named by
+  a table that passes it MINECHECK_ESCAPE=none: it answers with the exact counter): making it and its first
+  call (its sandboxes started: in the jail, a Python of its own), a call once its sandbox runs, and boards per
+  second of a campaign of it.
 The sandbox is switched off for the "without" runs by MINECHECK_SANDBOX=off (as a refused one would be): a
 Python solver then runs in a sandbox forked from the worker.
 """
@@ -43,8 +44,9 @@ from minecheck.running.registry import run_solver
 ROOT = Path(__file__).resolve().parent.parent
 SMALL = ROOT / "tests" / "programs" / "hostile" / "escape.py"  # --how none: answers at once, claims nothing
 EXACT = ROOT / "tests" / "programs" / "protocol_program.py"  # answers with minecheck's exact counter
-PYTHON_SOLVER = "hostile_escape:Escape"  # MINECHECK_ESCAPE unset: attacks nothing, answers as exact does
 sys.path.insert(0, str(ROOT / "tests" / "programs"))
+os.environ["MINECHECK_ESCAPE"] = "none"  # passed on by its table (env = [...]): attacks nothing, answers as exact
+PYTHON_SOLVER = __import__("hostile_escape").table()
 BUDGET = Budget(cpu=10.0, idle=5.0)
 MODES = {"with": "", "without": "off"}
 
@@ -56,7 +58,8 @@ def switched(mode: str) -> None:
 def start_cost(repeats: int) -> dict[str, float]:
     """Median seconds to start and wait for /bin/true, in bwrap and not."""
     bwrap = jail.bwrap_path()
-    argv = {"with": [bwrap, *jail._options(os.getcwd()), "--", "/bin/true"], "without": ["/bin/true"]}
+    argv = {"with": [bwrap, *jail._options(os.getcwd(), BUDGET.memory_mib), "--", "/bin/true"],
+            "without": ["/bin/true"]}
     times = {mode: [] for mode in argv}
     for _ in range(repeats):
         for mode, words in argv.items():

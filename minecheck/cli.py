@@ -48,6 +48,7 @@ from minecheck.running.catalogue import GROUND_TRUTH, LP_SOLVERS, REFERENCES, SU
 from minecheck.running.discovery import remember, replay_names, require_runnable, resolve, suggest
 from minecheck.running.rundata import check_folder, check_value, loads
 from minecheck.running.runfolder import SUMMARY, holding, refuse_foreign, write_json, write_text
+from minecheck.running.tables import check_grants
 
 EXIT_OK, EXIT_FINDINGS, EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_DISTURBED = 0, 1, 2, 3, 4
 EXIT_STOPPED = 130  # Ctrl-C, as a shell counts SIGINT
@@ -755,12 +756,14 @@ def _solvers(args: argparse.Namespace) -> int:
     """Every solver by name: what it answers and its modes, or why it cannot run here; where it comes from."""
     from minecheck.model.errors import Unavailable
     from minecheck.running import jail
-    from minecheck.running.discovery import build, named
+    from minecheck.running.discovery import build, grants, named
 
     rows = []
     for name, definition in named().items():
         row = {"name": name, "origin": definition.origin, "target": definition.target, "available": True,
                "sandbox": jail.runs_in(definition.origin != "built-in")}
+        if definition.origin != "built-in":
+            row |= grants(definition)
         try:
             made = require_runnable(build(definition))
             row |= {"answers": sorted(a.value for a in made.answers), "modes": sorted(m.value for m in made.modes)}
@@ -788,6 +791,8 @@ def _solvers(args: argparse.Namespace) -> int:
                 print(f"{pad}to fix: {r['fix']}")
         if r["origin"] != "built-in":
             print(f"{pad}{r['origin']}: {r['target']}" + (" (persistent)" if r.get("persistent") else ""))
+            print(f"{pad}runs as {r['runs_as']}; writes {', '.join(r['writable']) or 'only its own /tmp'}; "
+                  f"sees {', '.join(r['env'])} of the environment")
     print("\nAlso: an import path (pkg.module:Thing), cmd:COMMAND (a program speaking the protocol), NAME=either.")
     print(jail.status().describe())  # never silently weaker: a sandbox refused here is said with the list
     return EXIT_OK
@@ -814,7 +819,16 @@ def _resolve(args: argparse.Namespace) -> tuple[list[str], list[str], tuple[str,
 
     subjects, own = names(args.solvers)
     references, theirs = names(args.references)
+    check_grants(own + theirs, run_folders(args))
     return subjects, references, own + theirs
+
+
+def run_folders(args: argparse.Namespace) -> list[tuple[str, Path]]:
+    """The folders and files this run writes or reads as its own (``--out``, ``--baseline``...): no solver's
+    ``writable`` may grant them, nor a folder holding them."""
+    return [(f"--{name.replace('_', '-')}", Path(getattr(args, name)).resolve())
+            for name in ("out", "baseline", "save_regressions", "export", "write")
+            if isinstance(getattr(args, name, None), str | Path)]
 
 
 def _ready(names) -> None:

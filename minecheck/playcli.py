@@ -107,6 +107,9 @@ def _play(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     players, definitions = _players(_names(args.solvers), args.persistent)
+    from minecheck.running.tables import check_grants
+
+    check_grants(definitions, [("--out", args.out.resolve())])  # no solver may write the run's folder
     if args.resume:
         check_folder(args.out)  # every file it reads back, before any is used: bad input is exit 2, never 3
     args.seed = chosen_seed(args.seed, args.out / "play.json" if args.resume else None)

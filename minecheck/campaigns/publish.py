@@ -39,7 +39,7 @@ from minecheck.model.errors import BoardFormatError
 from minecheck.report.pages import CampaignSummary, FindingPage, junit_xml, page_name, render_finding, render_index
 from minecheck.report.textview import rounded
 from minecheck.running.discovery import replay_names
-from minecheck.running.runfolder import write_text
+from minecheck.running.runfolder import summary_seconds, write_text
 
 
 def report_order(f: Finding) -> tuple:
@@ -135,8 +135,8 @@ class Report:
         for n in [n for n in self.shown if n >= len(findings)]:  # numbers that moved on: pages of this run only
             (out / page_name(n)).unlink(missing_ok=True)
             del self.shown[n]
-        wall = json.loads((out / "summary.json").read_text()).get("seconds", 0.0) \
-            if (out / "summary.json").exists() else sum(b.get("seconds", 0) for b in boards)
+        wall = summary_seconds(out)
+        wall = sum(b.get("seconds", 0) for b in boards) if wall is None else wall
         solver_seconds: dict[str, float] = {}
         for b in boards:
             for name, t in b.get("solver_cpu_seconds", {}).items():

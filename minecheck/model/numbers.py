@@ -31,6 +31,16 @@ def whole(text: str) -> int:
     return int(gmpy2.mpz(text))
 
 
+def decimal(number: int) -> str:
+    """An integer of any length as decimal text, written by GMP past Python's digit limit (a process that has
+    not lifted it, such as a jailed sandbox, can still send a count of 5,000 digits)."""
+    if number.bit_length() < 13_000:  # at most 3,914 digits: within Python's own limit
+        return str(number)
+    import gmpy2
+
+    return gmpy2.mpz(number).digits(10)
+
+
 def finite(value: float, otherwise: float = 0.0) -> float:
     """A float that JSON can hold: ``otherwise`` in place of NaN or an infinity."""
     return value if math.isfinite(value) else otherwise

@@ -2,7 +2,7 @@
 
 A board of a few cells takes a solver microseconds; sending it to the sandbox and back takes far longer.
 ``run_batch`` sends a solver a batch of (board, mode) items in one call.  Inside the sandbox each item
-runs as a call of its own would (``sandbox._run_limited``: its CPU budget, its memory limit, an exception
+runs as a call of its own would (``serving.run_limited``: its CPU budget, its memory limit, an exception
 its answer), so a solver that raises costs one crash on its item and the batch goes on.  What no item can
 survive in the process that ran it, the batch cannot either:
 
@@ -35,6 +35,7 @@ from minecheck.model.board import Board
 from minecheck.model.budget import Budget
 from minecheck.model.solver import Solver
 from minecheck.running import sandbox
+from minecheck.running.serving import run_limited
 from minecheck.running.stops import Outcome, Stop, stop_failure
 
 Item = tuple[Board, Mode]
@@ -66,6 +67,10 @@ class BatchRunner:
         return tuple(getattr(self.solver, "reads", ()))
 
     @property
+    def env(self) -> tuple[str, ...]:
+        return tuple(getattr(self.solver, "env", ()))
+
+    @property
     def shared_fds(self) -> tuple[int, ...]:
         """The descriptors a sandbox served from the jail must be handed (``running.sandbox``)."""
         return (self.fd,) if self.fd >= 0 else ()
@@ -92,7 +97,7 @@ class BatchRunner:
         out = []
         for k, (board, mode) in enumerate(items):
             struct.pack_into("<q", self.mark, 0, k)
-            outcome = sandbox._run_limited(self.solver.solve, (board, mode), budget, hard)
+            outcome = run_limited(self.solver.solve, (board, mode), budget, hard)
             out.append(outcome)
             if outcome.stop is not None:
                 break  # after a stop the heap may be in any state: the caller goes on in a fresh sandbox
@@ -116,8 +121,10 @@ def runner(solver: Solver) -> BatchRunner:
 
 
 def batch_budget(budget: Budget, items: int) -> Budget:
-    """The whole call's budget: the items' CPU budgets together; memory and idle as for one item."""
-    return replace(budget, cpu=None if budget.cpu is None else budget.cpu * items)
+    """The whole call's budget: the items' CPU budgets and outputs together (its answer holds theirs); memory and
+    idle as for one item."""
+    return replace(budget, cpu=None if budget.cpu is None else budget.cpu * items,
+                   output_mib=None if budget.output_mib is None else budget.output_mib * items)
 
 
 def run_batch(solver: Solver, items: Sequence[Item], budget: Budget | None) -> list[Outcome]:

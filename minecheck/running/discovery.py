@@ -22,28 +22,26 @@ from __future__ import annotations
 import importlib
 import json
 import os
-import re
 import shlex
 import shutil
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from functools import cache
 from pathlib import Path
 
 from minecheck.model.answers import Answers, Mode, SolverResult
 from minecheck.model.board import Board
 from minecheck.model.errors import SolverUnavailable, Unavailable, UnknownSolver
-from minecheck.model.solver import FLAG_READINGS, Solver
+from minecheck.model.solver import Solver
 from minecheck.running import jail, sandbox
 from minecheck.running.catalogue import CATALOGUE, LP_SOLVERS, Role
 from minecheck.running.external import ALL_ANSWERS, BOTH_MODES, ExternalSolver, Program
 from minecheck.running.hosted import Hosted, describe
-from minecheck.running.protocol import board_text, decode_answer, decode_object, precision
+from minecheck.running.protocol import board_text, decode_answer, decode_object
+from minecheck.running.tables import COMMAND, Definition, entry, inline_table, read_table
 
 BUILT_IN: dict[str, str] = {e.name: e.target for e in CATALOGUE if Role.LP not in e.roles}  # Solvers by name
-COMMAND = "cmd:"
 GROUP = "minecheck.solvers"
-TABLE = ("tool", "minecheck", "solvers")
 
 
 def suggest(name: str, known) -> str:
@@ -52,38 +50,6 @@ def suggest(name: str, known) -> str:
 
     close = get_close_matches(name, list(known), n=2, cutoff=0.6)
     return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
-
-
-@dataclass(frozen=True)
-class Definition:
-    """How to make one solver: an import path (``module:attribute``) or a command, and where it was found."""
-
-    name: str
-    target: str  # "module:attribute", or "cmd:COMMAND"
-    origin: str  # "built-in", "pyproject.toml at PATH", "installed (DIST)", "command line"
-    option: str | None = None
-    persistent: bool = False
-    modes: tuple[str, ...] | None = None  # for programs: the modes it answers (default both)
-    answers: tuple[str, ...] | None = None  # for programs: what it answers (default everything it says)
-    cwd: str | None = None  # a pyproject's folder: where its programs run, and where its import paths are found
-    tolerance: float | None = None  # for programs: the precision of their probabilities (decimals or tolerance)
-    flags: str | None = None  # "marks": it reads a flag as the player's mark, not a mine (None: as it declares)
-    writable: tuple[str, ...] = ()  # the paths it may write in its sandbox (all else is read-only)
-
-    @property
-    def is_command(self) -> bool:
-        return self.target.startswith(COMMAND)
-
-    def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True)
-
-    @staticmethod
-    def from_json(text: str) -> Definition:
-        data = json.loads(text)
-        for key in ("modes", "answers", "writable"):
-            if data.get(key) is not None:
-                data[key] = tuple(data[key])
-        return Definition(**data)
 
 
 def lookup(name: str, known: dict[str, Definition] | None = None, persistent: bool = False) -> Definition:
@@ -99,7 +65,7 @@ def lookup(name: str, known: dict[str, Definition] | None = None, persistent: bo
     alias, eq, rest = name.partition("=")
     if eq and alias and "/" not in alias and ":" not in alias:
         if rest.lstrip().startswith("{"):  # NAME={ command = "...", persistent = true, ... }: a pyproject table
-            return _entry(alias, _inline_table(alias, rest), "command line", Path.cwd())
+            return entry(alias, inline_table(alias, rest), "command line", Path.cwd())
         inner = lookup(rest, known)
         return Definition(**{**asdict(inner), "name": alias})
     if name.startswith(COMMAND):
@@ -160,121 +126,7 @@ def configured(start: str | None = None) -> dict[str, Definition]:
     path = _pyproject_near(str(Path(start or os.getcwd()).resolve()))
     if path is None:
         return {}
-    return _table(path)
-
-
-@cache
-def _table(path: Path) -> dict[str, Definition]:
-    import tomllib
-
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as err:
-        raise UnknownSolver(f"{path}: not UTF-8 text (byte {err.start}), which TOML must be") from None
-    if toml_depth(text) > MAX_TOML_DEPTH:  # tomllib recurses once a level: refused before it reads
-        raise UnknownSolver(f"{path}: arrays or inline tables nested {toml_depth(text)} deep, more than the "
-                            f"{MAX_TOML_DEPTH} minecheck reads")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise UnknownSolver(f"{path}: not valid TOML ({err})") from None
-    table, place = data, []
-    for key in TABLE:
-        place.append(key)
-        table = table.get(key, {})
-        if not isinstance(table, dict):
-            raise UnknownSolver(f"{path}: {'.'.join(place)} = {str(table)[:40]}: [{'.'.join(place)}] must be a "
-                                "table (of solvers: name = \"module:attribute\" or a table)")
-    origin = f"pyproject.toml at {path.parent}"
-    return {name: _entry(name, value, origin, path.parent) for name, value in table.items()}
-
-
-def _entry(name: str, value: object, origin: str, folder: Path) -> Definition:
-    """One entry of the table: a string (import path or cmd:...), or a table describing a program or import path."""
-    where = (f"--solvers {name}={{...}}" if origin == "command line"
-             else f"[tool.minecheck.solvers] {name} in {folder / 'pyproject.toml'}")
-    if isinstance(value, str):
-        value = {"command": value[len(COMMAND):]} if value.startswith(COMMAND) else {"target": value}
-    if not isinstance(value, dict):
-        raise UnknownSolver(f"{where}: expected a string or a table, got {value!r}")
-    unknown = set(value) - {"target", "command", "persistent", "modes", "answers", "cwd", "decimals", "tolerance",
-                            "flags", "writable"}
-    if unknown:
-        raise UnknownSolver(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
-    if ("target" in value) == ("command" in value):
-        raise UnknownSolver(f"{where}: give either target = \"module:attribute\" or command = \"...\"")
-    for key, kind in _TYPES.items():
-        if key in value and not isinstance(value[key], kind):
-            raise UnknownSolver(f"{where}: {key} = {str(value[key])[:40]}: expected {_TYPE_NAMES[key]}")
-    target = value.get("target") or COMMAND + str(value["command"])
-    modes = tuple(value["modes"]) if "modes" in value else None
-    answers = tuple(value["answers"]) if "answers" in value else None
-    cwd = str((folder / value["cwd"]).resolve()) if "cwd" in value else str(folder)
-    tolerance = _tolerance(where, value.get("decimals"), value.get("tolerance"))
-    flags = value.get("flags")
-    if flags is not None and flags not in FLAG_READINGS:
-        raise UnknownSolver(f"{where}: flags = {flags!r}: give \"mines\" (a flag is a mine) or \"marks\" (a flag "
-                            "is the player's mark: the solver is given flagged boards with their flags covered)")
-    return Definition(name, target, origin, None, bool(value.get("persistent", False)), modes, answers, cwd,
-                      tolerance, flags, _writable(where, value.get("writable", []), Path(cwd)))
-
-
-def _writable(where: str, paths: list, folder: Path) -> tuple[str, ...]:
-    """A solver's ``writable`` paths, absolute (from its folder), each an existing file or folder (its own /tmp is
-    writable already): the one way through its sandbox's read-only view (docs/sandbox.md), for a program or a
-    Python solver alike."""
-    found = []
-    for path in paths:
-        full = (folder / str(path)).resolve()
-        if not full.exists():
-            raise UnknownSolver(f"{where}: writable = [{str(path)!r}]: no such file or folder (looked in {folder})")
-        found.append(str(full))
-    return tuple(found)
-
-
-_TYPES = {"target": str, "command": str, "persistent": bool, "modes": list, "answers": list, "cwd": str,
-          "writable": list}
-_TYPE_NAMES = {"target": "a string", "command": "a string", "persistent": "true or false",
-               "modes": "a list of strings", "answers": "a list of strings", "cwd": "a string",
-               "writable": "a list of paths"}
-MAX_TOML_DEPTH = 64  # levels of arrays and inline tables in a pyproject.toml
-_TOML_STRING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*')
-
-
-def toml_depth(text: str) -> int:
-    """How deep arrays and inline tables nest in TOML text (outside strings and comments), without parsing."""
-    level = deepest = 0
-    for ch in _TOML_STRING.sub("", text):
-        if ch in "[{":
-            level += 1
-            deepest = max(deepest, level)
-        elif ch in "]}":
-            level -= 1
-    return deepest
-
-
-def _tolerance(where: str, decimals: object, tolerance: object) -> float | None:
-    """The tolerance a table's ``decimals`` or ``tolerance`` declares (at most one of them)."""
-    if decimals is not None and tolerance is not None:
-        raise UnknownSolver(f"{where}: give decimals or tolerance, not both")
-    whole = isinstance(decimals, int) and not isinstance(decimals, bool)
-    if decimals is not None and not (whole and 0 <= decimals <= 17):
-        raise UnknownSolver(f"{where}: decimals = {decimals!r}: give a whole number of decimals from 0 to 17")
-    if tolerance is not None and (isinstance(tolerance, bool) or not isinstance(tolerance, int | float)
-                                  or not 0 < tolerance <= 1):
-        raise UnknownSolver(f"{where}: tolerance = {tolerance!r}: give a number above 0 and at most 1")
-    return precision(decimals, tolerance)
-
-
-def _inline_table(name: str, text: str) -> dict:
-    """``{ command = "...", ... }`` read as TOML, as the same entry in a pyproject.toml would be."""
-    import tomllib
-
-    try:
-        return tomllib.loads(f"entry = {text}")["entry"]
-    except tomllib.TOMLDecodeError as err:
-        raise UnknownSolver(f"{name}={text}: not a TOML inline table ({err}); write it as in pyproject.toml, "
-                            "e.g. {command = \"./engine\", persistent = true, decimals = 5}") from None
+    return read_table(path)
 
 
 def installed() -> dict[str, Definition]:
@@ -313,9 +165,10 @@ def replay_name(definition: Definition) -> str:
     finds it (built in, configured, installed, an import path), else ``NAME={...}`` with the whole definition."""
     if definition.origin != "command line" or definition.name == definition.target:
         return definition.name
-    if not definition.is_command:
+    if not definition.is_command and not definition.writable and not definition.env:
         return f"{definition.name}={definition.target}"
-    fields = [f"command = {_toml(definition.target[len(COMMAND):])}"]
+    fields = [f"command = {_toml(definition.target[len(COMMAND):])}" if definition.is_command
+              else f"target = {_toml(definition.target)}"]
     if definition.persistent:
         fields.append("persistent = true")
     for key in ("modes", "answers"):
@@ -325,8 +178,9 @@ def replay_name(definition: Definition) -> str:
         fields.append(f"tolerance = {definition.tolerance!r}")
     if definition.flags is not None:
         fields.append(f"flags = {_toml(definition.flags)}")
-    if definition.writable:
-        fields.append(f"writable = [{', '.join(_toml(v) for v in definition.writable)}]")
+    for key in ("writable", "env"):
+        if getattr(definition, key):
+            fields.append(f"{key} = [{', '.join(_toml(v) for v in getattr(definition, key))}]")
     return f"{definition.name}={{{', '.join(fields)}}}"
 
 
@@ -423,6 +277,22 @@ def _declared_flags(solver: Solver, definition: Definition) -> Solver:
     return solver
 
 
+def grants(definition: Definition) -> dict:
+    """What a solver not minecheck's own is given in its sandbox, for ``minecheck solvers``: the paths it may
+    write, the variables of minecheck's environment it sees, and the user it runs as."""
+    if definition.is_command:
+        program = _program(definition)
+        try:
+            planned = jail.plan(program.command, program.cwd, dict(os.environ), program.writable)
+        except OSError:
+            planned = jail.Plan([])
+        as_root = planned.as_root
+    else:
+        as_root = jail.python_user(definition.writable, (definition.cwd,) if definition.cwd else ())
+    given = [*jail.ALLOWED, "HOME", *definition.env]
+    return {"writable": list(definition.writable), "env": list(dict.fromkeys(given)), "runs_as": jail.runs_as(as_root)}
+
+
 def require_runnable(solver: Solver) -> Solver:
     """The solver, if it can run here; Unavailable (exit 2 on the command line) when it is a program that
     is not there: a mistyped path, a program not built, a name not on PATH, a file not executable.
@@ -501,7 +371,7 @@ def _program(definition: Definition) -> Program:
     answers = parse(definition.answers, Answers, "answer") if definition.answers else ALL_ANSWERS
     return Program.parse(definition.target[len(COMMAND):], persistent=definition.persistent, modes=modes,
                          answers=answers, cwd=definition.cwd, tolerance=definition.tolerance,
-                         writable=tuple(definition.writable))
+                         writable=tuple(definition.writable), env=tuple(definition.env))
 
 
 class FunctionSolver:

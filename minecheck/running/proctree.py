@@ -107,11 +107,12 @@ class Tree:
     """A solver's processes as its watchdog sees them (``members``), remembered from one look to the next
     so that those a dying root leaves behind are found and killed too."""
 
-    def __init__(self, root: int, own: bool = True, quiet_depth: int = 0):
+    def __init__(self, root: int, own: bool = True, quiet_depth: int = 0, scratch: str | None = None):
         self.root, self.own = root, own
         self.quiet_depth = quiet_depth  # the root and its first descendants down to this depth only wait for
         # the next (a sandbox and its namespace's init): copies of the caller, their resident memory not counted
         self.seen: dict[int, int] = {}  # pid -> start time, of the processes below the root seen alive
+        self.scratch = scratch  # a folder in RAM of its own (a jail's private /tmp), counted in its memory
 
     def usage(self, table: dict[int, Proc] | None = None) -> Usage:
         """The tree's usage now (``group_usage``; from ``table`` when read already); it also remembers the
@@ -119,7 +120,27 @@ class Tree:
         table = processes() if table is None else table
         procs = members(table, self.root, self.seen)
         self.seen = {p.pid: p.start for p in procs if p.pid != self.root}
-        return _usage(procs, self.root, self.own, self._quiet(table))
+        used = _usage(procs, self.root, self.own, self._quiet(table))
+        if self.scratch is None:
+            return used
+        return Usage(used.cpu, used.rss_mib + self._scratch_mib(procs), used.runnable)
+
+    def _scratch_mib(self, procs: list[Proc]) -> float:
+        """``scratch_mib``, looking for the process in the jail once: then one statvfs a look (the watchdog looks
+        often while a program floods its pipes)."""
+        jailed = getattr(self, "_jailed", None)
+        if jailed is not None and any(p.pid == jailed for p in procs):
+            try:
+                found = os.statvfs(f"/proc/{jailed}/root{self.scratch}")
+                return (found.f_blocks - found.f_bfree) * found.f_frsize / 2**20
+            except OSError:
+                pass
+        self._jailed = None
+        for proc in procs:
+            if proc.pid != self.root and not proc.zombie and _in_jail(proc.pid, self.scratch):
+                self._jailed = proc.pid
+                return scratch_mib([proc], self.root, self.scratch)
+        return 0.0
 
     def _quiet(self, table: dict[int, Proc]) -> frozenset[int]:
         level, quiet = {self.root}, set()
@@ -131,6 +152,47 @@ class Tree:
     def kill(self, include_root: bool = True) -> set[int]:
         """Kill the tree (the root too, unless ``include_root`` is False); the ids of the processes killed."""
         return kill_tree(self.root, include_root, self.seen)
+
+
+def scratch_mib(procs: list[Proc], root: int, folder: str) -> float:
+    """MiB written into ``folder`` as a process of the tree in a mount namespace of its own sees it (a jail's tmpfs,
+    in RAM: ``/proc/PID/root`` is that process's view of the files), 0 where none is seen."""
+    try:
+        ours = os.stat("/proc/self/ns/mnt").st_ino
+    except OSError:
+        return 0.0
+    for proc in procs:
+        if proc.pid == root or proc.zombie:
+            continue
+        try:
+            if os.stat(f"/proc/{proc.pid}/ns/mnt").st_ino == ours or _mounted(proc.pid, folder) != "tmpfs":
+                continue  # not in the jail, or its folder is something else there (a read-only view of the machine's)
+            found = os.statvfs(f"/proc/{proc.pid}/root{folder}")
+        except OSError:
+            continue
+        return (found.f_blocks - found.f_bfree) * found.f_frsize / 2**20
+    return 0.0
+
+
+def _in_jail(pid: int, folder: str) -> bool:
+    """Whether the process is in a mount namespace not this process's, with a tmpfs at ``folder``."""
+    try:
+        return os.stat(f"/proc/{pid}/ns/mnt").st_ino != os.stat("/proc/self/ns/mnt").st_ino \
+            and _mounted(pid, folder) == "tmpfs"
+    except OSError:
+        return False
+
+
+def _mounted(pid: int, folder: str) -> str | None:
+    """The type of the file system a process sees at ``folder`` (the last mount there), None if nothing is mounted
+    there."""
+    kind = None
+    with open(f"/proc/{pid}/mountinfo") as f:
+        for line in f:
+            fields = line.split()
+            if fields[4] == folder:
+                kind = fields[fields.index("-") + 1]
+    return kind
 
 
 def kill_tree(root: int, include_root: bool = True, seen: dict[int, int] | None = None) -> set[int]:

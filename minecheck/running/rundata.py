@@ -19,6 +19,7 @@ from typing import Any
 
 from minecheck.model.errors import BadFile, MinecheckError
 from minecheck.model.numbers import whole
+from minecheck.running.files import check_kind, read_bytes
 
 SCHEMA_FILE = Path(__file__).with_name("schema") / "runfolder-v1.json"
 MAX_DEPTH = 64  # levels of nested arrays and objects: minecheck's own lines nest 8 at most
@@ -28,6 +29,7 @@ MAX_LINE = 64 * 2**20  # bytes of one line (a board's answers on a 1000x1000 boa
 FILES = {"boards.jsonl": "result", "games.jsonl": "object", "findings.jsonl": "finding",
          "answers.jsonl": "answers", "certificates.jsonl": "certificate", "shrunk.jsonl": "shrunk",
          "campaign.json": "campaign", "play.json": "object"}
+OWN = (".lock", ".minecheck-files", ".minecheck-digests", "summary.json")  # read back too, by their own readers
 
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)  # unrolled: 30x faster on long strings
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
@@ -123,7 +125,7 @@ def check_file(path: Path, definition: str) -> None:
 
 def _pieces(path: Path) -> Iterator[tuple[str, str]]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = (read_bytes(path) or b"").decode("utf-8")
     except UnicodeDecodeError as err:
         raise BadFile(f"{path}: not UTF-8 text (byte {err.start})") from None
     if path.suffix == ".json":
@@ -135,7 +137,10 @@ def _pieces(path: Path) -> Iterator[tuple[str, str]]:
 
 
 def check_folder(folder: Path) -> None:
-    """Each file of a run folder that minecheck reads back, checked before any is used (``--resume``, verify)."""
+    """Each file of a run folder that minecheck reads back, checked before any is used (``--resume``, verify): a
+    regular file of bounded size, not a link, a FIFO or a device (``files.check_kind``), and of its schema."""
+    for name in (*FILES, *OWN):
+        check_kind(folder / name)
     for name, definition in FILES.items():
         if (folder / name).is_file():
             check_file(folder / name, definition)

@@ -38,22 +38,20 @@ import hashlib
 import json
 import os
 import shutil
-import stat
 from collections.abc import Callable, Hashable, Iterable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from minecheck.model.errors import BadFile, FolderRefused, RunDisturbed
 from minecheck.running import jail
+from minecheck.running.files import open_in, read_bytes, read_text
+from minecheck.running.manifest import DIGESTS, LOCK, claim, claimed, foreign_files, forget, write_json, write_text
 from minecheck.running.rundata import check_folder
 
 FINDINGS = "findings.jsonl"
 SUMMARY = "summary.json"
-LOCK = ".lock"
-MANIFEST = ".minecheck-files"  # the names of the files minecheck wrote in a run folder, one a line
-DIGESTS = ".minecheck-digests"  # the appended files' sizes and SHA-256 as the run left them, for resume
 RUN_FILES = ("*.jsonl", "*.json", "*.html", "junit.xml", "*.tmp")  # what a run writes, and overwrite removes
 _HELD: dict[Path, int] = {}  # folder -> the open descriptor holding its lock, for this process's life
 
@@ -108,7 +106,7 @@ class RunFolder:
                 shutil.rmtree(path)
             else:
                 path.unlink(missing_ok=True)
-        _forget(self.path)
+        forget(self.path)
         write_json(stored_path, given)
         self._expect_as_now()
         return set()
@@ -175,7 +173,7 @@ class RunFolder:
     def _expect_as_now(self) -> None:
         for path in (self.path / FINDINGS, self.path / self.results):
             _EXPECTED[path.resolve()] = _state(path)
-            _DIGEST[path.resolve()] = hashlib.sha256(_read_bytes(path) or b"")
+            _DIGEST[path.resolve()] = hashlib.sha256(read_bytes(path) or b"")
         self._note_digests(anew=True)
 
     def _note_digests(self, anew: bool = False) -> None:
@@ -197,7 +195,7 @@ class RunFolder:
         noted it wrote (lines past it, of a task in flight when the run was killed, are read as ever: a torn
         line dropped, findings without their task's line dropped)."""
         noted: object = {}
-        for line in reversed((_read_bytes(self.path / DIGESTS) or b"").splitlines()):  # the last whole line
+        for line in reversed((read_bytes(self.path / DIGESTS) or b"").splitlines()):  # the last whole line
             try:
                 noted = json.loads(line)
                 break
@@ -210,7 +208,7 @@ class RunFolder:
             if entry is None:
                 continue  # a run of a minecheck that noted no digests, or a file not written yet
             size, digest = (entry.get("bytes"), entry.get("sha256")) if isinstance(entry, dict) else (None, None)
-            data = _read_bytes(self.path / name) or b""
+            data = read_bytes(self.path / name) or b""
             if not isinstance(size, int) or isinstance(size, bool) or not isinstance(digest, str):
                 raise RunDisturbed(self.path / DIGESTS, f"{name}: not the digest minecheck wrote")
             if len(data) < size or hashlib.sha256(data[:size]).hexdigest() != digest:
@@ -228,13 +226,19 @@ class RunFolder:
     def earlier_seconds(self) -> float:
         """Seconds the runs before this one took (summary.json), so a resumed run reports its total; a
         summary that is missing, torn or without them counts as none."""
-        try:
-            seconds = json.loads((self.path / SUMMARY).read_text()).get("seconds", 0.0)
-        except (OSError, ValueError, AttributeError):
-            return 0.0
-        if isinstance(seconds, bool) or not isinstance(seconds, int | float):
-            return 0.0
-        return seconds if 0 <= seconds < 1e12 else 0.0  # 1e999 reads as inf, which JSON cannot hold
+        return summary_seconds(self.path) or 0.0
+
+
+def summary_seconds(folder: Path) -> float | None:
+    """The seconds a run's summary.json says it took, as a float a report can print; None where it is missing,
+    torn, not a file minecheck wrote, or holds no such number (a 400-digit integer, 1e999: JSON, but no time)."""
+    try:
+        seconds = json.loads(read_text(folder / SUMMARY) or "{}", parse_constant=float).get("seconds")
+    except (OSError, ValueError, AttributeError, BadFile):
+        return None
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 <= seconds < 1e12:
+        return None
+    return float(seconds)
 
 
 _UNKNOWN = ("unknown",)
@@ -253,18 +257,8 @@ def _state(path: Path) -> tuple[int, int] | None:
     return st.st_ino, st.st_size
 
 
-def _read_bytes(path: Path) -> bytes | None:
-    """The file's bytes, read without following a link at its name; None if it is not there."""
-    try:
-        fd = _open_in(path, os.O_RDONLY)
-    except FileNotFoundError:
-        return None
-    with os.fdopen(fd, "rb") as f:
-        return f.read()
-
-
 def _sha256(path: Path) -> str:
-    return hashlib.sha256(_read_bytes(path) or b"").hexdigest()
+    return hashlib.sha256(read_bytes(path) or b"").hexdigest()
 
 
 def _change(expected: tuple[int, int] | None, now: tuple[int, int] | None) -> str:
@@ -281,7 +275,7 @@ def _append(path: Path, text: str, sync: bool = False) -> None:
     """Append ``text`` whole or not at all: on a failed write (a full disk) the file is cut back to its size
     before, and RunDisturbed names it."""
     data = text.encode()
-    fd = _open_in(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    fd = open_in(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
     try:
         before = os.fstat(fd).st_size
         try:
@@ -311,82 +305,8 @@ def append_text(path: Path, text: str, sync: bool = False) -> None:
     _append(path, text, sync)
 
 
-def _open_in(path: Path, flags: int, mode: int = 0o644) -> int:
-    """``path`` opened relative to its folder's descriptor, without following a link at its name: a link planted
-    there (``NAME.tmp -> a user's file``) is RunDisturbed naming it, and nothing is written through it."""
-    folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        return os.open(path.name, flags | os.O_NOFOLLOW | os.O_CLOEXEC, mode, dir_fd=folder)
-    except OSError as err:
-        if err.errno == errno.ELOOP:
-            raise _planted(path, folder) from None
-        raise
-    finally:
-        os.close(folder)
-
-
-def _planted(path: Path, folder: int) -> RunDisturbed:
-    try:
-        target = os.readlink(path.name, dir_fd=folder)
-    except OSError:
-        target = "somewhere"
-    return RunDisturbed(path, f"a link to {target} where minecheck writes its own file (another program planted "
-                        "it): refused, nothing written through it; remove the link, then --resume")
-
-
 def _names(paths: list[Path]) -> str:
     return ", ".join(p.name for p in paths[:5]) + (f", ... ({len(paths)} in all)" if len(paths) > 5 else "")
-
-
-_CLAIMED: dict[Path, set[str]] = {}  # run folder -> the names its manifest holds, as this process knows them
-
-
-def _run_folder_of(path: Path) -> tuple[Path, str] | None:
-    """The run folder ``path`` lies in (its own folder or the one above, holding a lock or a manifest) and the
-    name in it that holds ``path``; None outside run folders (a baseline written anywhere claims nothing)."""
-    for folder in (path.parent, path.parent.parent):
-        if (folder / LOCK).exists() or (folder / MANIFEST).exists():
-            return folder, path.relative_to(folder).parts[0]
-    return None
-
-
-def claim(path: Path) -> None:
-    """Note in its run folder's manifest that minecheck made ``path`` (once per name and process)."""
-    found = _run_folder_of(path)
-    if found is None:
-        return
-    folder, name = found
-    known = _CLAIMED.setdefault(folder.resolve(), set(_manifest(folder)))
-    if name in known:
-        return
-    known.add(name)
-    with os.fdopen(_open_in(folder / MANIFEST, os.O_WRONLY | os.O_APPEND | os.O_CREAT), "a") as f:
-        f.write(name + "\n")
-
-
-def _manifest(folder: Path) -> list[str]:
-    try:
-        return [n for n in (folder / MANIFEST).read_text().splitlines() if n and "/" not in n and n not in (".", "..")]
-    except OSError:
-        return []
-
-
-def _forget(folder: Path) -> None:
-    """The folder's manifest emptied (its files removed by ``overwrite``)."""
-    (folder / MANIFEST).unlink(missing_ok=True)
-    _CLAIMED.pop(folder.resolve(), None)
-
-
-def claimed(folder: Path) -> list[Path]:
-    """The files (and folders) in ``folder`` that its manifest says minecheck made, with their temporary files."""
-    names = set(_manifest(folder))
-    return [p for p in folder.iterdir() if p.name in names or p.name.removesuffix(".tmp") in names]
-
-
-def foreign_files(folder: Path) -> list[Path]:
-    """What ``folder`` holds that minecheck did not make there (not in its manifest), in name order."""
-    ours = {p.name for p in claimed(folder)} | {LOCK, MANIFEST, DIGESTS}
-    return sorted(p for p in folder.iterdir() if p.name not in ours)
 
 
 def refuse_foreign(path: Path, is_ours: Callable[[Path], bool], option: str, force: bool = False) -> None:
@@ -437,7 +357,7 @@ def holding(path: Path, option: str = "--out") -> Iterator[None]:
 def lock(path: Path) -> None:
     """Take the folder's lock for this process; ValueError naming the process that holds it already."""
     path = path.resolve()
-    fd = _open_in(path / LOCK, os.O_RDWR | os.O_CREAT)
+    fd = open_in(path / LOCK, os.O_RDWR | os.O_CREAT)
     try:  # a POSIX record lock: held by this process alone, not by the workers and sandboxes it forks
         fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as err:
@@ -469,7 +389,7 @@ def run_files(path: Path) -> list[Path]:
 def read_json_object(path: Path) -> dict:
     """A JSON file that must hold an object: ValueError naming the file and what is wrong otherwise."""
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(read_bytes(path) or b"")
     except UnicodeDecodeError:
         raise BadFile(f"{path}: not text") from None
     except json.JSONDecodeError as err:
@@ -487,55 +407,13 @@ def option_differences(stored: dict, given: dict, ignored: Iterable[str] = ()) -
             if k not in skip and stored.get(k) != given.get(k)]
 
 
-def write_json(path: Path, data: object) -> None:
-    """Write a JSON file through a temporary one: a kill or a full disk leaves the old file, never half; JSON
-    that stays JSON (a NaN or an infinity is refused, never written as ``Infinity``)."""
-    write_text(path, json.dumps(data, indent=2, allow_nan=False) + "\n")
-
-
-def write_text(path: Path, text: str, sync: bool = True) -> None:
-    """Write a file whole, through a temporary one made new beside it and a rename, both relative to the
-    folder's descriptor: a kill or a full disk (the OSError still raised) leaves the last good file and no
-    temporary one; a link planted at the temporary name is RunDisturbed, never written through."""
-    tmp = path.name + ".tmp"
-    claim(path)
-    folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    try:
-        fd = _create(path.with_name(tmp), folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-                f.flush()
-                if sync:
-                    os.fsync(f.fileno())
-            os.replace(tmp, path.name, src_dir_fd=folder, dst_dir_fd=folder)
-        except BaseException:
-            with suppress(OSError):
-                os.unlink(tmp, dir_fd=folder)
-            raise
-    finally:
-        os.close(folder)
-
-
-def _create(path: Path, folder: int) -> int:
-    """A new file at ``path`` (in ``folder``'s descriptor): a leftover of a killed run is removed first, a link
-    is refused (RunDisturbed)."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-    try:
-        return os.open(path.name, flags, 0o644, dir_fd=folder)
-    except FileExistsError:
-        if stat.S_ISLNK(os.stat(path.name, dir_fd=folder, follow_symlinks=False).st_mode):
-            raise _planted(path, folder) from None
-        os.unlink(path.name, dir_fd=folder)
-        return os.open(path.name, flags, 0o644, dir_fd=folder)
-
-
 def _json_lines(path: Path, warn: Warn | None = None) -> list[tuple[str, dict]]:
     """Each line of a JSON-lines file that holds a JSON object, with the object; ``warn`` hears of the others."""
-    if not path.exists():
+    text = read_text(path)
+    if text is None:
         return []
     out = []
-    for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+    for n, line in enumerate(text.splitlines(), 1):
         try:
             row = json.loads(line)
         except json.JSONDecodeError:
@@ -557,9 +435,10 @@ def _task(key: Key, row: dict) -> Hashable | None:
 def settle(path: Path, key: Callable[[dict], tuple]) -> None:
     """Rewrite a JSON-lines file in task order (stable): results land in the order workers finish,
     which depends on the load; settled, the same run gives the same file on any machine."""
-    if not path.exists():
+    text = read_text(path)
+    if text is None:
         return
-    lines = [line for line in path.read_text().splitlines() if line.strip()]
+    lines = [line for line in text.splitlines() if line.strip()]
     ordered = sorted(lines, key=lambda line: _order(key, line))
     if ordered != lines:
         replace_lines(path, ordered)

@@ -31,97 +31,24 @@ Linux only (``/proc`` and ``fork``); elsewhere ``run`` calls in-process without 
 
 from __future__ import annotations
 
-import dataclasses
-import enum
-import faulthandler
-import io
 import os
 import pickle
-import resource
 import select
-import signal
-import struct
 import sys
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
 
 from minecheck.model.budget import Budget
-from minecheck.running import jail, namespace
-from minecheck.running.proctree import FORK_LOCK, KILL_WAIT, Tree, adopting, ended, processes, reap_adopted
-from minecheck.running.reaper import PR_SET_CHILD_SUBREAPER, PR_SET_PDEATHSIG, end_descendants, prctl
-from minecheck.running.stops import CpuBudget, Outcome, Stop, describe_error, describe_status, stop_message
+from minecheck.running import forked, jail, jailed
+from minecheck.running.messages import Channel, Stalled, Unreadable, decode_outcome
+from minecheck.running.output import Tail
+from minecheck.running.proctree import KILL_WAIT, Tree, adopting, ended, processes, reap_adopted
+from minecheck.running.serving import flush, message_limit
+from minecheck.running.stops import Outcome, Stop, describe_error, describe_status, stop_message
 from minecheck.running.watchdog import watch
 
-_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 SUPPORTED = sys.platform.startswith("linux") and hasattr(os, "fork")
-
-
-class Channel:
-    """One end of a pair of pipes carrying pickled messages, each prefixed by its length.
-
-    The caller's end reads what a solver's sandbox sends: untrusted, so it is unpickled by ``AnswerUnpickler``
-    (a pickle can call anything it names).  (multiprocessing.connection would do, at the price of importing
-    sockets and temporary files on every start of the command line.)
-    """
-
-    def __init__(self, read_fd: int, write_fd: int, untrusted: bool = False):
-        self.read_fd, self.write_fd = read_fd, write_fd
-        self.untrusted = untrusted
-
-    def send(self, message: object) -> None:
-        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-        view = memoryview(struct.pack("<Q", len(data)) + data)
-        while view:
-            view = view[os.write(self.write_fd, view):]
-
-    def recv(self) -> Any:
-        (size,) = struct.unpack("<Q", self._read(8))
-        data = self._read(size)
-        return AnswerUnpickler(io.BytesIO(data)).load() if self.untrusted else pickle.loads(data)
-
-    def _read(self, size: int) -> bytes:
-        chunks, left = [], size
-        while left:
-            chunk = os.read(self.read_fd, min(left, 1 << 20))
-            if not chunk:
-                raise EOFError("the other end closed the channel")
-            chunks.append(chunk)
-            left -= len(chunk)
-        return b"".join(chunks)
-
-    def poll(self, seconds: float) -> bool:
-        return bool(select.select([self.read_fd], [], [], seconds)[0])
-
-    def close(self) -> None:
-        for fd in (self.read_fd, self.write_fd):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-
-
-SAFE_BUILTINS = frozenset({"int", "float", "complex", "str", "bytes", "bytearray", "bool", "tuple", "list", "dict",
-                           "set", "frozenset", "slice", "range"})
-SAFE_CLASSES = {("fractions", "Fraction"), ("decimal", "Decimal"), ("collections", "OrderedDict")}
-
-
-class AnswerUnpickler(pickle.Unpickler):
-    """Reads back what a sandbox answers, admitting only plain data: builtin values, exact numbers, and minecheck's
-    own dataclasses and enums (an answer, an outcome, a declaration).  Any other name in the pickle - os.system,
-    a function, a class with effects - is refused (``pickle.UnpicklingError``), so a solver's answer can never
-    run code in the process that checks it."""
-
-    def find_class(self, module: str, name: str):
-        if module == "builtins" and name in SAFE_BUILTINS or (module, name) in SAFE_CLASSES:
-            return super().find_class(module, name)
-        if module.split(".")[0] == "minecheck" and "." not in name:
-            found = super().find_class(module, name)
-            if isinstance(found, type) and (dataclasses.is_dataclass(found) or issubclass(found, enum.Enum)):
-                return found
-        raise pickle.UnpicklingError(f"{module}.{name} is not an answer minecheck takes from a sandbox")
 
 
 MAKE_CPU = 60.0  # CPU seconds a solver made in its sandbox may take to import its module and be made
@@ -135,20 +62,16 @@ def preparing(budget: Budget) -> Budget:
     return replace(budget, cpu=cpu, idle=max(budget.idle_after, MAKE_IDLE))
 
 
-def channel_pair() -> tuple[Channel, Channel]:
-    down_read, down_write = os.pipe()
-    up_read, up_write = os.pipe()
-    return Channel(up_read, down_write, untrusted=True), Channel(down_read, up_write)
-
-
 class Sandbox:
-    """A forked child that runs the calls of one object (a solver, a batch runner) one at a time, for the
-    thread that made it.
+    """A child that runs the calls of one object (a solver, a batch runner) one at a time, for the thread that
+    made it: forked from it (``forked``), or served from bubblewrap's jail for code not minecheck's own
+    (``jailed``).
 
-    The object is not sent to the child: the child inherits it when it is forked, and a call names its
+    The object is not sent to a forked child: the child inherits it when it is forked, and a call names its
     method.  One object per child: whatever a solver changes in its interpreter (a patched module, a
     global cache, the recursion limit) stays in its own child, never seen by a reference or another
     solver (in a campaign: a child per solver and worker, forked on the first board, and again after a stop).
+    What comes back is read as data (``messages``), within the call's output budget.
     """
 
     def __init__(self, owner: object) -> None:
@@ -157,7 +80,10 @@ class Sandbox:
         self.conn: Channel | None = None
         self.reaped = 0.0  # CPU seconds of the children this sandbox has waited for (and of theirs)
         self.tree: Tree | None = None  # the live child's processes
-        self.jailed = False  # served from bubblewrap's jail (``_start_jailed``), not a forked child
+        self.jailed = False  # served from bubblewrap's jail (``jailed``), not a forked child
+        self.output: int | None = None  # the read end of an untrusted child's standard output and error
+        self.written = Tail()  # what it wrote there during the call under way
+        self.base_mib: float | None = None  # a jailed child's resident memory once it served its first call
 
     def cpu(self, table: dict | None = None) -> float:
         """CPU seconds its children have spent so far, the live one's included, with what they started
@@ -181,7 +107,7 @@ class Sandbox:
     def _call(self, owner: object, method: str, args: tuple, budget: Budget) -> Outcome:
         assert owner is self.owner, "a sandbox serves the one object it was made for"
         if self.pid is None:
-            self._fork()
+            self._start(budget)
             if hasattr(owner, "prepare"):  # a solver made in its sandbox (running.hosted): not under the call's budget
                 made = self._exchange("prepare", (), preparing(budget))
                 if made.error is not None:
@@ -192,116 +118,114 @@ class Sandbox:
     def _exchange(self, method: str, args: tuple, budget: Budget) -> Outcome:
         assert self.conn is not None and self.pid is not None
         start = time.perf_counter()
+        self.written = Tail(budget.output_bytes)
         try:
-            self.conn.send((method, args, budget))
+            self.conn.send(pickle.dumps((method, args, budget), protocol=pickle.HIGHEST_PROTOCOL))
         except (BrokenPipeError, ConnectionResetError, OSError):
             return self._died(start, budget)
         seen: list[str] = []
         assert self.tree is not None
-        stop = watch(self.pid, budget, self._ready, seen=seen, usage=self.tree.usage)
+        stop = watch(self.pid, budget, self._ready, seen=seen, usage=self.tree.usage,
+                     resident_cap_mib=self._cap(budget))
+        if stop is None and self.written.over:
+            stop, seen = Stop.OUTPUT, [f"{self.written.seen} bytes on its standard output and error"]
         if stop is not None:
             self.close()
-            return Outcome(error=stop_message(stop, budget), stop=stop, cpu=budget.cpu or 0.0,
-                           wall=time.perf_counter() - start, how=f"the watchdog outside: {' '.join(seen)}")
+            detail = WROTE if stop is Stop.OUTPUT else ""
+            return self._with_output(Outcome(error=stop_message(stop, budget, detail), stop=stop, cpu=budget.cpu or 0.0,
+                                             wall=time.perf_counter() - start,
+                                             how=f"the watchdog outside: {' '.join(seen)}"))
         try:
-            reply: Outcome = self.conn.recv()
+            untrusted = bool(getattr(self.owner, "untrusted", False))
+            reply = decode_outcome(self.conn.recv(message_limit(budget, untrusted), budget.idle_after))
         except (EOFError, ConnectionResetError, OSError):
             return self._died(start, budget)
-        except Exception as err:  # noqa: BLE001 - an answer that cannot be read back (refused, torn) is the solver's
-            self.close()  # what else it sent is in the pipe: start afresh
-            return Outcome(error=f"UnreadableAnswer: {describe_error(err)}", wall=time.perf_counter() - start)
-        if not isinstance(reply, Outcome):
+        except Stalled as err:
             self.close()
-            return Outcome(error=f"UnreadableAnswer: the sandbox sent {type(reply).__name__}, not an outcome",
-                           wall=time.perf_counter() - start)
+            return Outcome(error=stop_message(Stop.IDLE, budget), stop=Stop.IDLE, wall=time.perf_counter() - start,
+                           how=f"the channel: {err}")
+        except Unreadable as err:  # not an outcome minecheck takes (torn, forged, too long): the solver's own
+            self.close()  # what else it sent is in the pipe: start afresh
+            return self._with_output(Outcome(error=f"UnreadableAnswer: {err}", wall=time.perf_counter() - start))
+        self._drain()
+        if self.written.over:  # what it wrote came in before its answer: over the budget all the same
+            self.close()
+            return self._with_output(Outcome(error=stop_message(Stop.OUTPUT, budget, WROTE), stop=Stop.OUTPUT,
+                                             cpu=reply.cpu, wall=time.perf_counter() - start,
+                                             how=f"{self.written.seen} bytes on its standard output and error"))
         if reply.stop is not None:  # the child stopped itself (CPU budget, MemoryError): start afresh
             self.close()
+        elif self.jailed and self.base_mib is None:
+            self.base_mib = self.tree.usage().rss_mib
+        reply = self._with_output(reply)
         return replace(reply, wall=time.perf_counter() - start) if reply.stop is Stop.CPU else reply
 
-    def _ready(self, seconds: float) -> bool:
-        assert self.conn is not None
-        try:
-            return self.conn.poll(seconds)
-        except (EOFError, OSError):
-            return True  # the child is gone: recv() will say so
+    def _cap(self, budget: Budget) -> float | None:
+        """The resident memory (its /tmp counted) that stops a jailed child: the budget over what it held once it
+        served its first call (a fresh Python, not a copy of the caller); None (the watchdog's default: the budget
+        over the caller's own size) for a forked child, and until then."""
+        if not self.jailed or budget.memory_mib is None or self.base_mib is None:
+            return None
+        return budget.memory_mib + self.base_mib
 
-    def _fork(self) -> None:
+    def _ready(self, seconds: float) -> bool:
+        """Whether the answer is there, within ``seconds``; meanwhile what the child writes is read (and, past its
+        output budget, the call is over)."""
+        assert self.conn is not None
+        if self.output is None:
+            try:
+                return self.conn.poll(seconds)
+            except (EOFError, OSError):
+                return True  # the child is gone: recv() will say so
+        deadline = time.monotonic() + seconds
+        while True:
+            try:
+                left = max(0.0, deadline - time.monotonic())
+                ready = select.select([self.conn.read_fd, self.output], [], [], left)[0]
+            except (OSError, ValueError):
+                return True
+            if self.output in ready and self._drain():
+                os.close(self.output)  # its writers are gone: the answer, or the end, is what is left
+                self.output = None
+                return self._ready(max(0.0, deadline - time.monotonic()))
+            if self.conn.read_fd in ready or self.written.over:
+                return True
+            if time.monotonic() >= deadline:
+                return False
+
+    def _drain(self) -> bool:
+        """Read what the child wrote (all the pipe holds, or up to its budget); True when its output's pipe ended."""
+        return self.output is not None and self.written.drain(self.output, reads=None)
+
+    def _with_output(self, outcome: Outcome) -> Outcome:
+        """A failed call keeps the last lines its child wrote (as a program's failure keeps its standard error):
+        after an error or a death, when all it wrote has come; not after a stop from outside, whose lines would
+        depend on how far the load let it get."""
+        if outcome.error is None or not self.written.seen or outcome.stop not in (None, Stop.DIED):
+            return outcome
+        return replace(outcome, stderr=self.written.text())
+
+    def _start(self, budget: Budget) -> None:
+        """Start the child: in the jail for an untrusted owner where there is one, else forked."""
         self.close()
         for stream in (sys.stdout, sys.stderr):  # else the child would print the caller's pending output again
-            _flush(stream)
-        if getattr(self.owner, "untrusted", False) and self._start_jailed():
-            return
-        caller = os.getpid()
-        with FORK_LOCK:  # no other thread's child is forked holding this child's end of the channel
-            fenced = namespace.enter_allowed()
-            parent, child = channel_pair()
-            pid = os.fork()
-            if pid != 0:
-                child.close()
-        if pid == 0:  # the child: serve calls until the caller goes away
-            parent.close()
-            code = 0
-            try:
-                if fenced and namespace.enter():
-                    _serve_in_namespace(child, self.owner, caller)
-                else:
-                    serve(child, self.owner, caller)
-            except BaseException:  # noqa: BLE001 - nothing may escape a forked child
-                code = 70
-            finally:
-                os._exit(code)
-        try:
-            os.setpgid(pid, pid)  # also done in the child; whichever runs first wins the race
-        except (ProcessLookupError, PermissionError):
-            pass
-        self.pid, self.conn, self.jailed = pid, parent, False
-        self.tree = Tree(pid, quiet_depth=2)  # the child and the namespace's init only wait: not their memory
-
-    def _start_jailed(self) -> bool:
-        """Serve an untrusted owner (code not minecheck's) from a process bubblewrap starts (``running.jailed``):
-        False, starting nothing, where there is no jail (``running.jail`` has said why, once)."""
-        parent, child = channel_pair()
-        fds = (child.read_fd, child.write_fd, *getattr(self.owner, "shared_fds", ()))
-        argv = jail.python_command(fds, tuple(getattr(self.owner, "writable", ())),
-                                   tuple(getattr(self.owner, "reads", ())))
-        if argv is None:
-            parent.close()
-            child.close()
-            return False
-        caller = os.getpid()
-        with FORK_LOCK:
-            pid = os.fork()
-        if pid == 0:  # bubblewrap, with only the channel and the shared memory open
-            try:
-                os.setpgid(0, 0)
-                _die_with_parent(caller)
-                for fd in fds:
-                    os.set_inheritable(fd, True)
-                os.closerange(3, min(fds))
-                for low, high in zip(sorted(fds), sorted(fds)[1:] + [os.sysconf("SC_OPEN_MAX")]):
-                    os.closerange(low + 1, high)
-                os.execv(argv[0], argv)
-            finally:
-                os._exit(70)
-        child.close()
-        try:
-            os.setpgid(pid, pid)
-        except (ProcessLookupError, PermissionError):
-            pass
-        self.pid, self.conn, self.jailed = pid, parent, True
-        self.tree = Tree(pid, quiet_depth=2)  # bubblewrap and its init only wait: not their memory
-        try:
-            parent.send(list(sys.path))
-            parent.send(self.owner)
-        except OSError:
-            pass  # the first call finds the channel closed, and says how the process ended
-        return True
+            flush(stream)
+        untrusted = bool(getattr(self.owner, "untrusted", False))
+        started = jailed.start(self.owner, budget.memory_mib) if untrusted else None
+        self.jailed = started is not None
+        if started is None:
+            environment = jail.environment(tuple(getattr(self.owner, "env", ())), jailed=False) if untrusted else None
+            started = forked.start(self.owner, environment)
+        self.pid, self.conn, self.output = started
+        self.base_mib = None
+        # bubblewrap and its init (or a forked child and its namespace's init) only wait: not their memory
+        self.tree = Tree(self.pid, quiet_depth=2, scratch="/tmp" if self.jailed else None)
 
     def _died(self, start: float, budget: Budget) -> Outcome:
         detail = self._exit_status()
         self.close()
-        return Outcome(error=stop_message(Stop.DIED, budget, detail), stop=Stop.DIED,
-                       wall=time.perf_counter() - start, how=detail)
+        return self._with_output(Outcome(error=stop_message(Stop.DIED, budget, detail), stop=Stop.DIED,
+                                         wall=time.perf_counter() - start, how=detail))
 
     def _exit_status(self) -> str:
         """How the child ended (it closed its end of the channel), once what it left running is killed."""
@@ -314,6 +238,7 @@ class Sandbox:
         # its zombie still holds its id, so the tree's root cannot be another process yet
         seen = self.tree.usage().cpu
         reap_adopted(self.tree.kill(include_root=False))
+        self._drain()
         try:
             status = self._reap(seen)
         except ChildProcessError:
@@ -337,6 +262,9 @@ class Sandbox:
         if self.conn is not None:
             self.conn.close()
             self.conn = None
+        if self.output is not None:
+            os.close(self.output)
+            self.output = None
         if self.pid is not None:
             assert self.tree is not None
             seen = self.tree.usage().cpu
@@ -350,137 +278,7 @@ class Sandbox:
             self.pid = None
 
 
-def _die_with_parent(parent: int | None) -> None:
-    """Ask Linux to kill this child when the thread that forked it ends (PR_SET_PDEATHSIG), so that no
-    sandbox outlives its caller, even one stuck in C when the caller is killed (``parent`` None: in a
-    namespace, where the parent has no number to check)."""
-    if not prctl(PR_SET_PDEATHSIG, signal.SIGKILL):
-        return
-    if parent is not None and os.getppid() != parent:  # the caller was gone before the request took effect
-        os._exit(0)
-
-
-def _serve_in_namespace(conn: Channel, owner: object, caller: int) -> None:
-    """The sandbox's child, its children in a PID namespace of their own (``minecheck.running.namespace``):
-    fork the namespace's init, which forks the process that serves the calls; end as that one ends."""
-    _die_with_parent(caller)
-    os.setpgid(0, 0)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    init = os.fork()
-    if init == 0:
-        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)  # the namespace (and all in it) ends with this child
-        namespace.mount_proc()
-        server = os.fork()
-        if server == 0:
-            serve(conn, owner, None)
-            os._exit(0)
-        conn.close()
-        namespace.run_init(server)
-    conn.close()  # only the serving process holds the channel: its end is the channel's end
-    namespace.exit_as(namespace.wait_for(init))
-
-
-def serve(conn: Channel, owner: object, parent: int | None) -> None:
-    """The child's loop: receive (method, args, budget), answer an Outcome, until the pipe closes.
-
-    The child is a subreaper: whatever a call starts stays below it, however it forks, changes its
-    session or exits, and is killed and waited for when the call ends (``end_descendants``).  A solver
-    that wants a program to outlive its calls is a ``cmd:`` solver in persistent mode.
-    """
-    _die_with_parent(parent)
-    prctl(PR_SET_CHILD_SUBREAPER, 1)
-    os.setpgid(0, 0)
-    os.dup2(2, 1)  # a solver's prints go to stderr: the caller's stdout may be JSON
-    faulthandler.disable()  # a native crash is reported as the signal that ended the child, not a dump
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the caller's to handle; it kills this group
-
-    def spent(signum, frame):
-        raise CpuBudget()
-
-    signal.signal(signal.SIGPROF, spent)
-    memory_soft, _ = resource.getrlimit(resource.RLIMIT_AS)
-    while True:
-        try:
-            method, args, budget = conn.recv()
-        except (EOFError, OSError):
-            end_descendants()
-            return
-        children = _children_cpu()
-        outcome = _run_limited(getattr(owner, method), args, budget, memory_soft)
-        end_descendants()  # nothing a call started outlives it
-        outcome = replace(outcome, cpu=outcome.cpu + _children_cpu() - children)
-        for stream in (sys.stdout, sys.stderr):
-            _flush(stream)
-        try:
-            conn.send(outcome)
-        except Exception as err:  # noqa: BLE001 - an answer that cannot be sent back is an answer too
-            conn.send(Outcome(error=f"UnpicklableAnswer: {describe_error(err)}", cpu=outcome.cpu, wall=outcome.wall))
-        if outcome.stop is not None:
-            return  # after a stop the heap may be in any state: the caller forks afresh
-
-
-def _children_cpu() -> float:
-    """CPU seconds of the processes this one has waited for (and of theirs)."""
-    times = os.times()
-    return times.children_user + times.children_system
-
-
-def _flush(stream) -> None:
-    try:
-        stream.flush()
-    except (OSError, ValueError, AttributeError):
-        pass
-
-
-def _run_limited(fn: Callable, args: tuple, budget: Budget, memory_soft: int) -> Outcome:
-    """One call under the budget; the budget's signal may land anywhere, even in the finally clause."""
-    cpu0, wall0 = time.process_time(), time.perf_counter()
-    stop, error, value = None, None, None
-    try:
-        try:
-            _set_limits(budget)
-            value = fn(*args)
-        finally:
-            signal.setitimer(signal.ITIMER_PROF, 0)
-            _restore_memory_limit(memory_soft)
-    except CpuBudget:
-        stop = Stop.CPU
-    except MemoryError as err:
-        stop, error = Stop.MEMORY, describe_error(err)
-    except RecursionError as err:
-        error = f"RecursionError: {err}"
-    except BaseException as err:  # noqa: BLE001 - whatever the solver raised is its answer
-        error = describe_error(err)
-    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    if stop is not None:
-        return Outcome(error=stop_message(stop, budget, "" if stop is Stop.CPU else _short(error)), stop=stop,
-                       cpu=cpu, wall=wall, how=f"inside the sandbox: {cpu:.2f} s CPU in {wall:.2f} s of wall "
-                                               f"(from {cpu0:.2f} s CPU)")
-    return Outcome(value=value, error=error, cpu=cpu, wall=wall)
-
-
-def _short(error: str | None) -> str:
-    return (error or "").split(" (at ")[0].removeprefix("MemoryError: ").removeprefix("MemoryError")
-
-
-def _set_limits(budget: Budget) -> None:
-    if budget.cpu is not None:
-        signal.setitimer(signal.ITIMER_PROF, budget.cpu)
-    if budget.memory_mib is not None:
-        _, hard = resource.getrlimit(resource.RLIMIT_AS)
-        soft = _address_space() + budget.memory_mib * 2**20
-        if hard == resource.RLIM_INFINITY or soft <= hard:
-            resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-
-
-def _restore_memory_limit(soft: int) -> None:
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-
-
-def _address_space() -> int:
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[0]) * _PAGE
+WROTE = "it wrote to its standard output and error"  # as the output stop says it
 
 
 _local = threading.local()

@@ -20,6 +20,7 @@ class Stop(StrEnum):
     CPU = "cpu"  # ran out of its CPU-time budget
     IDLE = "idle"  # used no CPU for too long: blocked or asleep
     MEMORY = "memory"  # went over its memory limit
+    OUTPUT = "output"  # wrote or answered more than its output budget
     DIED = "died"  # the process ended without answering (a signal, os._exit, a crash below Python)
 
 
@@ -33,11 +34,15 @@ def stop_message(stop: Stop, budget: Budget, detail: str = "") -> str:
     if stop is Stop.MEMORY:
         said = f" ({detail})" if detail else ""
         return f"MemoryError: stopped at its memory limit of {budget.memory_mib} MiB{said}"
+    if stop is Stop.OUTPUT:
+        limit = (f"its output budget of {budget.output_mib} MiB" if budget.output_mib is not None
+                 else f"the {budget.memory_mib} MiB of its memory limit")
+        return f"Crash: {detail or 'it wrote'} more than {limit}"
     return f"Died: {detail}" if detail else "Died: the solver's process ended without answering"
 
 
 STOPPED_BY = {Stop.CPU: FailureKind.TIMEOUT, Stop.IDLE: FailureKind.TIMEOUT, Stop.MEMORY: FailureKind.CRASH,
-              Stop.DIED: FailureKind.CRASH}  # the kind of failure each stop is
+              Stop.OUTPUT: FailureKind.CRASH, Stop.DIED: FailureKind.CRASH}  # the kind of failure each stop is
 
 
 def stop_failure(stop: Stop, budget: Budget, detail: str = "") -> Failure:
@@ -55,6 +60,7 @@ class Outcome:
     cpu: float = 0.0
     wall: float = 0.0
     how: str = ""  # for people, never in a finding: which mechanism stopped the call, with what it measured
+    stderr: str = ""  # the last lines an untrusted sandbox wrote to its standard output and error, with a failure
 
     @property
     def failure(self) -> Failure | None:
@@ -62,7 +68,7 @@ class Outcome:
         if self.error is None:
             return None
         kind = STOPPED_BY[self.stop] if self.stop is not None else FailureKind.CRASH
-        return Failure(kind, self.error, None if self.stop in (None, Stop.DIED) else self.stop.value)
+        return Failure(kind, self.error, None if self.stop in (None, Stop.DIED) else self.stop.value, self.stderr)
 
 
 class CpuBudget(BaseException):

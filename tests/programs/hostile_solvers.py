@@ -93,7 +93,7 @@ FORK_AND_DIE = "hostile_solvers:ForkAndDie"
 
 def recording(target: str, folder: Path) -> str:
     """The solver named by ``target``, as a table that lets it write its pids file in ``folder``."""
-    return f'{target.rpartition(":")[2]}={{target = "{target}", writable = ["{folder}"]}}'
+    return f'{target.rpartition(":")[2]}={{target = "{target}", writable = ["{folder}"], env = ["{PIDS}"]}}'
 
 
 def run_one(name: str) -> str | None:

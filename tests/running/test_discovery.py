@@ -17,7 +17,7 @@ from minecheck.model.answers import Answers, Mode
 from minecheck.model.budget import Budget
 from minecheck.model.errors import UnknownSolver
 from minecheck.model.solver import reads_flags_as_marks
-from minecheck.running import discovery
+from minecheck.running import tables
 from minecheck.running.discovery import Definition, FunctionSolver, build, get_solver, lookup, make, replay_name
 from minecheck.running.registry import run_solver
 
@@ -163,7 +163,7 @@ def test_an_object_without_the_protocol_is_refused_naming_what_it_lacks(project)
 
 def test_an_import_that_fails_names_the_solver_and_where_it_was_found(project):
     (project / "pyproject.toml").write_text('[tool.minecheck.solvers]\nbroken = "nosuchmodule:Solver"\n')
-    discovery._table.cache_clear()
+    tables.read_table.cache_clear()
     with pytest.raises(UnknownSolver, match=r"broken: cannot import nosuchmodule:Solver .* found in pyproject.toml"):
         get_solver("broken")
 
@@ -176,7 +176,7 @@ def test_an_import_that_fails_names_the_solver_and_where_it_was_found(project):
 ])
 def test_a_bad_table_entry_is_bad_input_naming_its_place(project, capsys, entry, message):
     (project / "pyproject.toml").write_text(f"[tool.minecheck.solvers]\n{entry}\n")
-    discovery._table.cache_clear()
+    tables.read_table.cache_clear()
     assert main(["check", "HHH/121", "--solvers", "bad"]) == 2
     err = capsys.readouterr().err
     assert message in err and "[tool.minecheck.solvers] bad in" in err

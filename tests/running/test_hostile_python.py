@@ -170,12 +170,14 @@ def test_an_answer_that_would_run_code_when_read_back_is_refused_and_costs_its_s
         jobs, tmp_path, lies, monkeypatch):
     marker = tmp_path / "ran"
     monkeypatch.setenv("MINECHECK_PICKLE_MARKER", str(marker))
-    findings = campaign(tmp_path / "run", jobs, h.PICKLE_BOMB, h.LIE, boards=FEW)
+    bomb = f'bomb={{target = "{h.PICKLE_BOMB}", env = ["MINECHECK_PICKLE_MARKER"]}}'
+    findings = campaign(tmp_path / "run", jobs, bomb, h.LIE, boards=FEW)
     assert not marker.exists(), "the payload ran in the worker"
     assert judged(findings, h.LIE) == {x for x in lies if x[0] < FEW}
-    bombs = [f for f in findings if f.subject == h.PICKLE_BOMB]
+    bombs = [f for f in findings if f.subject == bomb]
     assert bombs and {f.kind.value for f in bombs} == {"crash"}
-    assert all("builtins.exec is not an answer minecheck takes from a sandbox" in f.subject_says for f in bombs)
+    assert all("UnsendableAnswer: TypeError: Object of type _Payload is not JSON serializable" in f.subject_says
+               for f in bombs)
 
 
 @pytest.mark.skipif(not namespace.enter_allowed(), reason=NO_NAMESPACE)
@@ -191,7 +193,8 @@ def test_a_python_solver_cannot_reach_a_port_open_on_the_machine_s_loopback(monk
         listener.bind(("127.0.0.1", 0))
         listener.listen()
         monkeypatch.setenv("MINECHECK_TEST_PORT", str(listener.getsockname()[1]))
-        result = run_solver(get_solver(h.PHONE_HOME), board("HHH/121"), Mode.LOCAL, budget=BUDGET)
+        phone = f'phone={{target = "{h.PHONE_HOME}", env = ["MINECHECK_TEST_PORT"]}}'
+        result = run_solver(get_solver(phone), board("HHH/121"), Mode.LOCAL, budget=BUDGET)
         listener.setblocking(False)
         with pytest.raises(BlockingIOError):
             listener.accept()

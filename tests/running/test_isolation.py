@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import hanging_solver
+import pytest
 from shared import PROGRAMS, board
 
 from minecheck.campaigns.campaign import run_campaign
@@ -94,23 +95,37 @@ def test_stop_messages_name_the_budget_and_no_measured_time():
         "Timeout: stopped at its CPU-time budget of 3 s",
         "Timeout: stopped after 5 s without using the CPU (blocked or asleep; the CPU-time budget is 3 s)",
         "MemoryError: stopped at its memory limit of 2048 MiB",
+        "Crash: it wrote more than its output budget of 64 MiB",
         "Died: the solver's process ended without answering",
     }
 
 
-def test_what_a_solver_prints_does_not_spoil_the_json_on_stdout(tmp_path):
+@pytest.mark.parametrize("jail", ["on", "off"])
+def test_what_a_solver_prints_reaches_neither_the_json_on_stdout_nor_minecheck_s_stderr(tmp_path, jail):
+    """A Python solver not minecheck's own writes on a pipe minecheck reads, as a program does: its prints are
+    kept with a failure of its own (the last lines), never written into minecheck's output."""
     chatty = tmp_path / "chatty.py"
     chatty.write_text("from minecheck.solvers.exact import ExactSolver\n\n"
                       "class Chatty(ExactSolver):\n"
                       "    def solve(self, board, mode):\n"
                       "        print('debugging output on stdout')\n"
-                      "        return super().solve(board, mode)\n")
+                      "        return super().solve(board, mode)\n\n"
+                      "class Failing(ExactSolver):\n"
+                      "    def solve(self, board, mode):\n"
+                      "        print('the last words before it raised')\n"
+                      "        raise ValueError('a bug')\n")
+    env = {"PYTHONPATH": str(tmp_path), "PATH": "", "MINECHECK_SANDBOX": jail}
     done = subprocess.run([sys.executable, "-m", "minecheck.cli", "check", "HHH/121", "--solvers", "chatty:Chatty",
-                           "--references", "exact", "--json"], capture_output=True, text=True, cwd=tmp_path,
-                          env={"PYTHONPATH": str(tmp_path), "PATH": ""})
+                           "--references", "exact", "--json"], capture_output=True, text=True, cwd=tmp_path, env=env)
     assert done.returncode == 0, done.stderr
     assert "chatty:Chatty" in json.loads(done.stdout)
-    assert "debugging output on stdout" in done.stderr
+    assert "debugging output" not in done.stderr + done.stdout
+    done = subprocess.run([sys.executable, "-m", "minecheck.cli", "check", "HHH/121", "--solvers", "chatty:Failing",
+                           "--references", "exact", "--json"], capture_output=True, text=True, cwd=tmp_path, env=env)
+    assert done.returncode == 1, done.stderr
+    (finding,) = json.loads(done.stdout)["findings"]
+    assert "ValueError: a bug" in finding["subject_says"] and "the last words before it raised" in json.dumps(finding)
+    assert "the last words" not in done.stderr
 
 
 def _campaign(tmp_path: Path, scheduler: str | None) -> list:

@@ -148,7 +148,7 @@ def hosted_campaign(out: Path, how: str, monkeypatch, marker: str, **targets) ->
     monkeypatch.setenv("MINECHECK_ESCAPE_MARKER", marker)
     for key, value in targets.items():
         monkeypatch.setenv(f"MINECHECK_ESCAPE_{key.upper()}", str(out if value == "RUN_FOLDER" else value))
-    config = Config(3, (hostile_escape.ESCAPE, h.LIE), ("exact",), "small:3", Budget(cpu=2.0, idle=1.0))
+    config = Config(3, (hostile_escape.table(), h.LIE), ("exact",), "small:3", Budget(cpu=2.0, idle=1.0))
     run_campaign(config, out, boards=BOARDS, jobs=2)
     return sorted(f.to_json() for f in read_findings(out))
 
@@ -180,7 +180,7 @@ def test_a_python_solver_s_attack_changes_no_finding_and_no_file(how, tmp_path, 
         with pytest.raises(BlockingIOError):
             listener.accept()
     assert with_attack == without and any(h.LIE in f for f in without), "the liar's findings, the same"
-    assert not any(hostile_escape.ESCAPE in f for f in with_attack), "the attack got nowhere"
+    assert not any(hostile_escape.ESCAPE in f for f in with_attack), "the attack got nowhere (and was told which)"
     assert victim.read_text() == "the user's words\n"
     assert not list((tmp_path / how).glob("*.tmp"))
     monkeypatch.delenv("MINECHECK_ESCAPE_MARKER")
@@ -198,7 +198,7 @@ def test_a_python_solver_writes_only_where_its_table_says(tmp_path, monkeypatch)
     try:
         monkeypatch.setenv("MINECHECK_ESCAPE_VICTIM", str(allowed / "cache.txt"))
         monkeypatch.setenv("MINECHECK_ESCAPE", "overwrite")
-        table = f'w={{target = "{hostile_escape.ESCAPE}", writable = ["{allowed}"]}}'
+        table = hostile_escape.table("w", writable=f'["{allowed}"]')
         assert main(["check", "H1H/HHH", "--solvers", table, "--references", "exact"]) == 1, "written: a crash"
         assert (allowed / "cache.txt").read_text() == "overwritten by the solver\n"
     finally:
@@ -261,3 +261,13 @@ def test_a_kernel_that_refuses_namespaces_is_said_with_bubblewrap_s_words(monkey
         jail._probe.cache_clear()
     assert refused.refused == ("the kernel refused bubblewrap's namespaces (bwrap: No permissions to create a new "
                                "namespace)")
+
+
+@jailed
+def test_the_jail_s_tmp_is_its_own_even_where_the_import_path_holds_the_machine_s(monkeypatch):
+    """A script run from /tmp puts /tmp on the import path: binding it would show the machine's /tmp to the solver
+    (and its files would count as the solver's memory)."""
+    monkeypatch.setattr(sys, "path", ["/tmp", *sys.path])
+    argv = jail.python_plan((3, 4)).argv
+    bound = [argv[i + 1] for i, word in enumerate(argv) if word in ("--ro-bind", "--bind")]
+    assert "/tmp" not in bound and argv[argv.index("--tmpfs") + 1] == "/tmp"

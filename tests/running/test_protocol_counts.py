@@ -100,18 +100,19 @@ def test_a_crashing_programs_standard_error_is_not_printed_as_the_references_ans
 
 
 def test_play_names_a_program_as_fuzz_does_and_runs_it_persistently(tmp_path, capsys):
-    starts = tmp_path / "starts"
+    (tmp_path / "own").mkdir()  # the program's folder: beside the run's, never holding it
+    starts = tmp_path / "own" / "starts"
     command = shlex.join([sys.executable, str(PROGRAM), "--persistent", "--starts", str(starts)])
     out = tmp_path / "play"
-    code = main(["play", "--solvers", writing("py", command, tmp_path), "--persistent", "--games", "2", "--seed",
-                 "1", "--out", str(out), "--no-progress", "--no-report", "--jobs", "1"])
+    code = main(["play", "--solvers", writing("py", command, tmp_path / "own"), "--persistent", "--games", "2",
+                 "--seed", "1", "--out", str(out), "--no-progress", "--no-report", "--jobs", "1"])
     assert code == 0, capsys.readouterr()
     games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     assert {g["player"] for g in games} == {"py"} and all(g["error"] is None for g in games)
     stored = json.loads((out / "play.json").read_text())
     (definition,) = [json.loads(d) for d in stored["definitions"]]
     assert stored["players"] == ["py"] and definition["persistent"] is True
-    assert definition["writable"] == [str(tmp_path)], "the one place it may write, kept for a replay"
+    assert definition["writable"] == [str(tmp_path / "own")], "the one place it may write, kept for a replay"
     assert "py" in json.loads((out / "summary.json").read_text())["solvers"]
     decisions = sum(len(g["turns"]) for g in games)
     assert decisions > 2 and len(starts.read_text().split()) == 1  # one process for every decision of the worker
